@@ -1,0 +1,51 @@
+#include "cli/cli.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void ga_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("gelu-acc: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+const struct ga_format *ga_cli_format(const char *name)
+{
+    const struct ga_format *f = name ? ga_format_by_name(name) : NULL;
+
+    if (!name)
+        ga_cli_error("--format is required (one of %s)", ga_format_names());
+    else if (!f)
+        ga_cli_error("unknown format '%s' (known: %s)", name, ga_format_names());
+    return f;
+}
+
+int ga_cli_function(const char *name, enum ga_function *fn)
+{
+    if (ga_function_by_name(name, fn) == 0)
+        return 0;
+    ga_cli_error("unknown function '%s' (known: gelu, gelu_tanh)", name);
+    return -1;
+}
+
+int ga_cli_oracle(const char *name, enum ga_oracle *oracle)
+{
+    if (strcmp(name, "fast") == 0 || strcmp(name, "mpfr") == 0) {
+        *oracle = name[0] == 'f' ? GA_ORACLE_FAST : GA_ORACLE_MPFR;
+        return 0;
+    }
+    ga_cli_error("unknown oracle '%s' (known: fast, mpfr)", name);
+    return -1;
+}
+
+int ga_cli_digits(const struct ga_format *f)
+{
+    return (int)ceil(1 + f->precision * log10(2.0));
+}

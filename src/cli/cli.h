@@ -1,0 +1,31 @@
+/* The command line: a thin shell over the library.  Only this layer prints
+ * messages and chooses exit statuses. */
+#ifndef GA_CLI_H
+#define GA_CLI_H
+
+#include "formats/format.h"
+#include "truth/function.h"
+#include "truth/truth.h"
+
+/* Exit statuses (README, "Exit status"). */
+enum ga_exit {
+    GA_EXIT_OK = 0,          /* success; every check passed */
+    GA_EXIT_REGRESSION = 1,  /* an accuracy bound was exceeded, or a kernel failed */
+    GA_EXIT_USAGE = 2,       /* bad usage or bad input: unknown name, unreadable file... */
+    GA_EXIT_INTERNAL = 3,    /* the oracle could not decide a rounding (never expected) */
+};
+
+/* "gelu-acc: <message>" on stderr. */
+void ga_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Option values, with a message and 0 on failure. */
+const struct ga_format *ga_cli_format(const char *name);
+int ga_cli_function(const char *name, enum ga_function *fn);
+int ga_cli_oracle(const char *name, enum ga_oracle *oracle);
+
+/* Decimal digits that tell apart every value of f: ceil(1 + p log10 2). */
+int ga_cli_digits(const struct ga_format *f);
+
+int ga_cmd_truth(int argc, char **argv);
+
+#endif

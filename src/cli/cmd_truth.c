@@ -1,0 +1,184 @@
+/* gelu-acc truth: the correctly rounded reference for given inputs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "formats/parse_value.h"
+#include "io/bits_file.h"
+
+static const char help[] =
+    "usage: gelu-acc truth --format FORMAT [--function gelu|gelu_tanh] [--oracle fast|mpfr]\n"
+    "                      (VALUE... | --all | --bits --input FILE)\n"
+    "\n"
+    "Prints, for each input, the input encoding, the correctly rounded (to nearest,\n"
+    "ties to even) result encoding, the input and the result in decimal.\n"
+    "  VALUE          decimal or hex-float (0x1.8p-3), nan, inf, -inf; rounded to FORMAT\n"
+    "  --all          every encoding of a 16-bit format, in encoding order\n"
+    "  --bits         read encodings, one hexadecimal encoding per line, from --input\n"
+    "  --input FILE   the file of encodings ('-' for standard input)\n"
+    "  --exact        add a column with the exact value (17 digits, or M*2^E when tiny)\n";
+
+struct truth_options {
+    const struct ga_format *format;
+    enum ga_function function;
+    enum ga_oracle oracle;
+    bool all, bits, exact;
+    const char *input;
+};
+
+/* Gather the inputs the options name into a malloc'ed array. */
+static int collect_inputs(const struct truth_options *o, char **values, int nvalues,
+                          ga_bits **inputs, size_t *count)
+{
+    const struct ga_format *f = o->format;
+    char err[512];
+
+    if (o->all + o->bits + (nvalues > 0) != 1) {
+        ga_cli_error("truth: give exactly one of VALUE..., --all, --bits --input FILE");
+        return -1;
+    }
+    if (o->bits != (o->input != NULL)) {
+        ga_cli_error("truth: --bits and --input go together");
+        return -1;
+    }
+    if (o->bits) {
+        if (ga_read_bits_file(o->input, f, inputs, count, err, sizeof err) != 0) {
+            ga_cli_error("%s", err);
+            return -1;
+        }
+        return 0;
+    }
+    if (o->all && f->bits > 16) {
+        ga_cli_error("truth: --all takes a 16-bit format; %s has 2^%d inputs "
+                     "(use 'gelu-acc sweep --domain all')", f->name, f->bits);
+        return -1;
+    }
+    *count = o->all ? (size_t)ga_encoding_count(f) : (size_t)nvalues;
+    *inputs = malloc(*count * sizeof **inputs + 1);
+    if (!*inputs) {
+        ga_cli_error("truth: out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < *count; i++) {
+        if (o->all)
+            (*inputs)[i] = (ga_bits)i;
+        else if (ga_parse_value(f, values[i], &(*inputs)[i]) != 0) {
+            ga_cli_error("truth: argument %zu: '%s' is not a number", i + 1, values[i]);
+            free(*inputs);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void print_exact(const struct ga_exact *e)
+{
+    if (e->exp == GA_EXACT_EXP_MIN)
+        printf(" %s2^%ld", e->mant < 0 ? "-<" : "<", GA_EXACT_EXP_MIN);
+    else if (e->exp > -1000 && e->exp < 1000)
+        printf(" %.17g", ldexp(e->mant, (int)e->exp));
+    else
+        printf(" %.17g*2^%ld", e->mant, e->exp);
+}
+
+static int print_truths(const struct truth_options *o, const ga_bits *inputs, size_t n)
+{
+    const struct ga_format *f = o->format;
+    struct ga_truth *truths = malloc(n * sizeof *truths + 1);
+    int digits = ga_cli_digits(f);
+    long undecided = -1;
+
+    if (!truths) {
+        ga_cli_error("truth: out of memory");
+        return GA_EXIT_USAGE;
+    }
+    #pragma omp parallel for schedule(dynamic, 64)
+    for (size_t i = 0; i < n; i++)
+        if (ga_truth(o->oracle, o->function, f, inputs[i], &truths[i]) != GA_TRUTH_OK) {
+            #pragma omp critical
+            if (undecided < 0 || (long)i < undecided)
+                undecided = (long)i;
+        }
+    if (undecided >= 0) {
+        char hex[16];
+        ga_format_bits(f, inputs[undecided], hex);
+        ga_cli_error("truth: the oracle reached its %d-bit cap on input %s", GA_ZIV_MAX_PRECISION, hex);
+        free(truths);
+        return GA_EXIT_INTERNAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char in_hex[16], out_hex[16];
+        ga_format_bits(f, inputs[i], in_hex);
+        ga_format_bits(f, truths[i].rounded, out_hex);
+        printf("%s %s %.*g %.*g", in_hex, out_hex, digits, ga_decode(f, inputs[i]),
+               digits, ga_decode(f, truths[i].rounded));
+        if (o->exact)
+            print_exact(&truths[i].exact);
+        putchar('\n');
+    }
+    free(truths);
+    return fflush(stdout) == 0 ? GA_EXIT_OK : GA_EXIT_USAGE;
+}
+
+int ga_cmd_truth(int argc, char **argv)
+{
+    struct truth_options o = { NULL, GA_GELU, GA_ORACLE_FAST, false, false, false, NULL };
+    const char *format_name = NULL;
+    char **values = malloc((size_t)argc * sizeof *values);
+    int nvalues = 0, status;
+    ga_bits *inputs;
+    size_t count;
+
+    if (!values)
+        return GA_EXIT_USAGE;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes_value = strcmp(a, "--format") == 0 || strcmp(a, "--function") == 0
+                        || strcmp(a, "--oracle") == 0 || strcmp(a, "--input") == 0;
+
+        if (takes_value && !next) {
+            ga_cli_error("truth: %s needs a value", a);
+            free(values);
+            return GA_EXIT_USAGE;
+        }
+        if (strcmp(a, "--help") == 0) {
+            fputs(help, stdout);
+            free(values);
+            return GA_EXIT_OK;
+        } else if (strcmp(a, "--format") == 0) {
+            format_name = argv[++i];
+        } else if (strcmp(a, "--function") == 0) {
+            if (ga_cli_function(argv[++i], &o.function) != 0)
+                goto usage;
+        } else if (strcmp(a, "--oracle") == 0) {
+            if (ga_cli_oracle(argv[++i], &o.oracle) != 0)
+                goto usage;
+        } else if (strcmp(a, "--input") == 0) {
+            o.input = argv[++i];
+        } else if (strcmp(a, "--all") == 0) {
+            o.all = true;
+        } else if (strcmp(a, "--bits") == 0) {
+            o.bits = true;
+        } else if (strcmp(a, "--exact") == 0) {
+            o.exact = true;
+        } else if (strncmp(a, "--", 2) == 0 && a[2] != '\0') {
+            ga_cli_error("truth: unknown option '%s' (see 'gelu-acc truth --help')", a);
+            goto usage;
+        } else {
+            values[nvalues++] = argv[i];  /* "-0.5" and "-inf" are values */
+        }
+    }
+    o.format = ga_cli_format(format_name);
+    if (!o.format || collect_inputs(&o, values, nvalues, &inputs, &count) != 0)
+        goto usage;
+    free(values);
+    status = print_truths(&o, inputs, count);
+    free(inputs);
+    return status;
+usage:
+    free(values);
+    return GA_EXIT_USAGE;
+}

@@ -1,0 +1,45 @@
+/* gelu-acc: tells the truth about how accurately GELU is computed. */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "cli/cli.h"
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    { "truth", ga_cmd_truth, "correctly rounded GELU of given inputs (MPFR ground truth)" },
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: gelu-acc COMMAND [OPTIONS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'gelu-acc COMMAND --help' describes a command.\n"
+                 "Exit status: 0 success, 1 accuracy regression or kernel failure,\n"
+                 "2 usage or input error, 3 oracle failure.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return GA_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return GA_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("gelu-acc (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+        return GA_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    ga_cli_error("unknown command '%s' (try 'gelu-acc --help')", argv[1]);
+    return GA_EXIT_USAGE;
+}

@@ -1,0 +1,54 @@
+/* Steps between encodings: next values, ulp, ordinal distance. */
+#include "formats/format.h"
+
+#include <math.h>
+
+ga_bits ga_next_up(const struct ga_format *f, ga_bits x)
+{
+    switch (ga_classify(f, x)) {
+    case GA_NAN:
+        return x;
+    case GA_ZERO:
+        return ga_min_subnormal(f, false);
+    case GA_INFINITE:
+        return ga_sign(f, x) ? ga_max_finite(f, true) : x;
+    default:
+        /* Magnitudes are ordered like their encodings. */
+        if (!ga_sign(f, x))
+            return x + 1;
+        return x == ga_min_subnormal(f, true) ? ga_zero(f, true) : x - 1;
+    }
+}
+
+ga_bits ga_next_down(const struct ga_format *f, ga_bits x)
+{
+    if (ga_is_nan(f, x))
+        return x;
+    return ga_negate(f, ga_next_up(f, ga_negate(f, x)));
+}
+
+int ga_ulp_exponent(const struct ga_format *f, int e)
+{
+    return (e < f->emin ? f->emin : e) - f->precision + 1;
+}
+
+double ga_ulp(const struct ga_format *f, double v)
+{
+    double a = fabs(v);
+    int e = (a == 0.0 || isinf(a) || isnan(a)) ? f->emin : ilogb(a);
+    if (isinf(a))
+        e = f->emax;
+    return ldexp(1.0, ga_ulp_exponent(f, e));
+}
+
+int64_t ga_ordinal(const struct ga_format *f, ga_bits x)
+{
+    int64_t magnitude = (int64_t)(x & ~ga_sign_mask(f));
+    return ga_sign(f, x) ? -magnitude : magnitude;
+}
+
+uint64_t ga_distance(const struct ga_format *f, ga_bits a, ga_bits b)
+{
+    int64_t d = ga_ordinal(f, a) - ga_ordinal(f, b);
+    return d < 0 ? (uint64_t)-d : (uint64_t)d;
+}

@@ -1,0 +1,15 @@
+/* Text files of encodings: one hexadecimal encoding per line ("0x3f80" or
+ * "3f80"); blank lines and lines starting with '#' are skipped. */
+#ifndef GA_BITS_FILE_H
+#define GA_BITS_FILE_H
+
+#include <stddef.h>
+
+#include "formats/format.h"
+
+/* Read every encoding of path ("-" for standard input) into a malloc'ed array.
+ * Returns 0, or -1 with a message naming the file and line in err. */
+int ga_read_bits_file(const char *path, const struct ga_format *f, ga_bits **out,
+                      size_t *count, char *err, size_t errlen);
+
+#endif

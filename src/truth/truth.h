@@ -1,0 +1,48 @@
+/* The ground truth: the correctly rounded result of a reference function for
+ * one input encoding, and its exact value to double precision.
+ *
+ * Special values (README, GELU-FACTS section 1): f(NaN) = NaN, f(+inf) = +inf,
+ * f(-inf) = -0, f(+-0) = +-0; results that underflow keep their sign. */
+#ifndef GA_TRUTH_H
+#define GA_TRUTH_H
+
+#include "formats/format.h"
+#include "truth/function.h"
+
+/* A real number as mant * 2^exp with 0.5 <= |mant| < 1, so that values far
+ * outside the double range (the left tail of GELU in bfloat16 reaches
+ * exp(-10^76)) keep their magnitude.  mant = +-0 for an exact zero; mant =
+ * +-inf or NaN (exp = 0) for the special results.  Values whose binary
+ * exponent would lie below GA_EXACT_EXP_MIN are held with exp = GA_EXACT_EXP_MIN:
+ * "smaller than 2^GA_EXACT_EXP_MIN", which is zero for every error measure. */
+struct ga_exact {
+    double mant;
+    long exp;
+};
+#define GA_EXACT_EXP_MIN (-(1L << 40))
+
+struct ga_truth {
+    ga_bits rounded;        /* correctly rounded, ties to even, in the format */
+    struct ga_exact exact;  /* exact value, relative error below 2^-50 for the MPFR oracle */
+};
+
+enum ga_truth_status {
+    GA_TRUTH_OK = 0,
+    GA_TRUTH_UNDECIDED = 1,  /* the Ziv loop reached its precision cap: no result */
+};
+
+enum ga_oracle { GA_ORACLE_FAST, GA_ORACLE_MPFR };
+
+/* The MPFR Ziv-loop oracle.  Thread-safe (MPFR's exponent range is
+ * thread-local in Debian's build).  Returns a ga_truth_status. */
+int ga_truth_mpfr(enum ga_function fn, const struct ga_format *f, ga_bits x,
+                  struct ga_truth *out);
+
+/* The oracle a sweep uses: fast with MPFR fallback, or MPFR only. */
+int ga_truth(enum ga_oracle oracle, enum ga_function fn, const struct ga_format *f,
+             ga_bits x, struct ga_truth *out);
+
+/* The precision cap of the Ziv loop, in bits. */
+#define GA_ZIV_MAX_PRECISION 4096
+
+#endif

@@ -1,0 +1,80 @@
+#include "truth/ziv.h"
+
+#include <math.h>
+
+#include "formats/round_mpfr.h"
+
+int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, ga_bits *out)
+{
+    mpfr_prec_t prec = mpfr_get_prec(v) + 2;
+    mpfr_t radius, lo, hi;
+    ga_bits a, b;
+
+    if (mpfr_zero_p(v) || !mpfr_number_p(v))
+        return 0;
+    mpfr_inits2(prec, radius, lo, hi, (mpfr_ptr)0);
+    mpfr_mul_2si(radius, v, -k, MPFR_RNDN);  /* exact */
+    mpfr_abs(radius, radius, MPFR_RNDN);
+    mpfr_sub(lo, v, radius, MPFR_RNDD);      /* outward: lo <= v - r */
+    mpfr_add(hi, v, radius, MPFR_RNDU);      /* hi >= v + r */
+    a = ga_round_mpfr(f, lo);
+    b = ga_round_mpfr(f, hi);
+    mpfr_clears(radius, lo, hi, (mpfr_ptr)0);
+    if (a != b)
+        return 0;
+    *out = a;
+    return 1;
+}
+
+struct ga_exact ga_exact_from_mpfr(mpfr_srcptr v)
+{
+    struct ga_exact x;
+
+    if (!mpfr_regular_p(v)) {
+        x.mant = mpfr_get_d(v, MPFR_RNDN);
+        x.exp = 0;
+        return x;
+    }
+    x.mant = mpfr_get_d_2exp(&x.exp, v, MPFR_RNDN);
+    if (x.mant == 1.0 || x.mant == -1.0) {  /* rounding carried into the next binade */
+        x.mant /= 2;
+        x.exp += 1;
+    }
+    if (x.exp < GA_EXACT_EXP_MIN) {
+        x.mant = x.mant < 0 ? -0.5 : 0.5;
+        x.exp = GA_EXACT_EXP_MIN;
+    }
+    return x;
+}
+
+void ga_truth_vanishing(const struct ga_format *f, bool negative, struct ga_truth *out)
+{
+    out->rounded = ga_zero(f, negative);
+    out->exact.mant = negative ? -0.5 : 0.5;
+    out->exact.exp = GA_EXACT_EXP_MIN;
+}
+
+struct ga_mpfr_range ga_mpfr_widen_range(void)
+{
+    struct ga_mpfr_range saved = { mpfr_get_emin(), mpfr_get_emax() };
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_set_emax(mpfr_get_emax_max());
+    return saved;
+}
+
+void ga_mpfr_restore_range(struct ga_mpfr_range saved)
+{
+    mpfr_set_emin(saved.emin);
+    mpfr_set_emax(saved.emax);
+}
+
+long ga_ceil_log2(double v)
+{
+    int e;
+    double m;
+
+    if (!(v < INFINITY))
+        return 4096;
+    m = frexp(v, &e);  /* v = m * 2^e, m in [0.5, 1) */
+    return m == 0.5 ? e - 1 : e;
+}

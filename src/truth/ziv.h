@@ -1,0 +1,32 @@
+/* Shared steps of the MPFR oracles: the rounding test of Ziv's strategy, the
+ * exact value, and the exponent range the oracles compute in. */
+#ifndef GA_ZIV_H
+#define GA_ZIV_H
+
+#include <mpfr.h>
+
+#include "formats/format.h"
+#include "truth/truth.h"
+
+/* If every real within 2^-k * |v| of v rounds to the same encoding of f, store
+ * it in *out and return 1; otherwise return 0 (more precision is needed).
+ * Rounding is monotone, so it suffices that both ends of the interval agree. */
+int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, ga_bits *out);
+
+/* v as mant * 2^exp, 53 bits (GA_EXACT_EXP_MIN for magnitudes below it). */
+struct ga_exact ga_exact_from_mpfr(mpfr_srcptr v);
+
+/* A truth for a result known to be far below every format's smallest
+ * subnormal (|f(x)| < 2^GA_EXACT_EXP_MIN): a zero of the given sign. */
+void ga_truth_vanishing(const struct ga_format *f, bool negative, struct ga_truth *out);
+
+/* The oracles compute in MPFR's widest exponent range, so that nothing under-
+ * or overflows before the final rounding; the caller's range is restored. */
+struct ga_mpfr_range { mpfr_exp_t emin, emax; };
+struct ga_mpfr_range ga_mpfr_widen_range(void);
+void ga_mpfr_restore_range(struct ga_mpfr_range saved);
+
+/* ceil(log2(v)) for v >= 1, and an upper bound for huge v. */
+long ga_ceil_log2(double v);
+
+#endif
