@@ -27,5 +27,8 @@ int ga_cli_oracle(const char *name, enum ga_oracle *oracle);
 int ga_cli_digits(const struct ga_format *f);
 
 int ga_cmd_truth(int argc, char **argv);
+int ga_cmd_list(int argc, char **argv);
+int ga_cmd_sweep(int argc, char **argv);
+int ga_cmd_report(int argc, char **argv);
 
 #endif

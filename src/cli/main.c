@@ -11,6 +11,9 @@ static const struct command {
     const char *summary;
 } commands[] = {
     { "truth", ga_cmd_truth, "correctly rounded GELU of given inputs (MPFR ground truth)" },
+    { "list", ga_cmd_list, "the built-in implementations and what they model" },
+    { "sweep", ga_cmd_sweep, "measure one implementation over a domain of inputs" },
+    { "report", ga_cmd_report, "error tables of the whole catalogue, per format" },
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,144 @@
+/* gelu-acc sweep: measure one implementation over a domain. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/progress.h"
+#include "report/result.h"
+
+static const char help[] =
+    "usage: gelu-acc sweep --impl NAME --format FORMAT [--reference gelu|gelu_tanh]\n"
+    "                      [--domain D] [--json | --csv] [--oracle fast|mpfr] [--threads N]\n"
+    "\n"
+    "Measures an implementation of the catalogue ('gelu-acc list') against the\n"
+    "correctly rounded reference (default: exact GELU) on every input of the domain:\n"
+    "  all              every encoding (default for float16 and bfloat16)\n"
+    "  range:A:B        every encoding with value in [A, B]\n"
+    "  random:N[:SEED]  N encodings drawn uniformly\n"
+    "  stride:K[:OFF]   every Kth encoding (float32 default: stride:4096)\n"
+    "  file:PATH        encodings listed in a file, one hexadecimal encoding per line\n"
+    "Prints a readable summary, or JSON / CSV (schemas in the README).\n"
+    "Exit status: 0 measured, 1 the kernel failed, 2 usage or input error.\n";
+
+int ga_cmd_sweep(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "impl", required_argument, NULL, 'i' },
+        { "format", required_argument, NULL, 'f' },
+        { "reference", required_argument, NULL, 'r' },
+        { "domain", required_argument, NULL, 'd' },
+        { "oracle", required_argument, NULL, 'o' },
+        { "threads", required_argument, NULL, 't' },
+        { "json", no_argument, NULL, 'j' },
+        { "csv", no_argument, NULL, 'c' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *impl_name = NULL, *format_name = NULL, *domain_spec = NULL;
+    struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
+    struct ga_measurement m = { 0 };
+    struct ga_progress progress;
+    const struct ga_format *f;
+    struct ga_domain domain;
+    struct ga_result *result;
+    char err[512];
+    int opt, json = 0, csv = 0, status;
+    ga_bits undecided;
+
+    m.reference = GA_GELU;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (opt) {
+        case 'i': impl_name = optarg; break;
+        case 'f': format_name = optarg; break;
+        case 'd': domain_spec = optarg; break;
+        case 'j': json = 1; break;
+        case 'c': csv = 1; break;
+        case 'r':
+            if (ga_cli_function(optarg, &m.reference) != 0)
+                return GA_EXIT_USAGE;
+            break;
+        case 'o':
+            if (ga_cli_oracle(optarg, &so.oracle) != 0)
+                return GA_EXIT_USAGE;
+            break;
+        case 't':
+            so.threads = atoi(optarg);
+            if (so.threads <= 0) {
+                ga_cli_error("sweep: --threads takes a positive number, not '%s'", optarg);
+                return GA_EXIT_USAGE;
+            }
+            break;
+        case 'h':
+            fputs(help, stdout);
+            return GA_EXIT_OK;
+        default:
+            ga_cli_error("sweep: see 'gelu-acc sweep --help'");
+            return GA_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        ga_cli_error("sweep: unexpected argument '%s'", argv[optind]);
+        return GA_EXIT_USAGE;
+    }
+    if (!(f = ga_cli_format(format_name)))
+        return GA_EXIT_USAGE;
+    if (!impl_name) {
+        ga_cli_error("sweep: --impl NAME is required (see 'gelu-acc list')");
+        return GA_EXIT_USAGE;
+    }
+    if (!(m.impl = ga_catalogue_find(impl_name))) {
+        ga_cli_error("sweep: unknown implementation '%s' (see 'gelu-acc list')", impl_name);
+        return GA_EXIT_USAGE;
+    }
+    if (!ga_impl_supports(m.impl, f)) {
+        ga_cli_error("sweep: implementation '%s' has no %s version (see 'gelu-acc list')",
+                     impl_name, f->name);
+        return GA_EXIT_USAGE;
+    }
+    if (json && csv) {
+        ga_cli_error("sweep: choose one of --json and --csv");
+        return GA_EXIT_USAGE;
+    }
+    if (ga_domain_parse(&domain, domain_spec ? domain_spec : ga_domain_default(f), f, err,
+                        sizeof err) != 0) {
+        ga_cli_error("sweep: %s", err);
+        return GA_EXIT_USAGE;
+    }
+
+    ga_progress_attach(&progress, &so, impl_name);
+    status = ga_sweep_run(f, &domain, &m, 1, &so, &undecided);
+    if (status == GA_SWEEP_UNDECIDED) {
+        char hex[16];
+        ga_format_bits(f, undecided, hex);
+        ga_cli_error("sweep: the oracle reached its precision cap on input %s", hex);
+        status = GA_EXIT_INTERNAL;
+    } else if (status != GA_SWEEP_OK) {
+        ga_cli_error("sweep: out of memory");
+        status = GA_EXIT_INTERNAL;
+    } else if (!(result = malloc(sizeof *result))
+               || ga_result_from_measurement(result, &m, &domain, so.oracle, NULL) != 0) {
+        ga_cli_error("sweep: could not summarize the results");
+        free(result);
+        status = GA_EXIT_INTERNAL;
+    } else {
+        if (json)
+            ga_write_json(stdout, result, 1);
+        else if (csv)
+            ga_write_csv(stdout, result, 1);
+        else
+            ga_write_text(stdout, result);
+        status = result->failed ? GA_EXIT_REGRESSION : GA_EXIT_OK;
+        if (result->failed)
+            ga_cli_error("sweep: %s failed: %s", impl_name, result->failure.what);
+        free(result);
+    }
+    if (m.stats)
+        ga_measurement_clear(&m);
+    ga_domain_free(&domain);
+    if (fflush(stdout) != 0 && status == GA_EXIT_OK)
+        status = GA_EXIT_USAGE;
+    return status;
+}

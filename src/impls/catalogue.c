@@ -1,0 +1,154 @@
+/* The built-in catalogue: one table, the single source of truth for the
+ * implementations under test.  Adding one: write its scalar form (with the
+ * formula and what it models at the top of its file), declare it in
+ * catalogue_internal.h, generate its batch function below, add its entry.
+ *
+ * Names are stable: reports and users' scripts refer to them.  Plain names
+ * take all three formats; a 16-bit input is computed in float and rounded
+ * once (PyTorch "opmath").  _native names exist for the 16-bit formats only
+ * and round every operation and constant to the format. */
+#include "impls/impl.h"
+
+#include <string.h>
+
+#include "impls/batch.h"
+#include "impls/catalogue_internal.h"
+
+#define F32 GA_FORMAT_BIT(GA_FLOAT32)
+#define F16 GA_FORMAT_BIT(GA_FLOAT16)
+#define BF16 GA_FORMAT_BIT(GA_BFLOAT16)
+#define ALL_FORMATS (F32 | F16 | BF16)
+#define HALF_FORMATS (F16 | BF16)
+
+#define OPMATH(fn) "float32 with C " fn "; 16-bit: float32, rounded once (opmath)"
+#define NATIVE "the format itself: every operation and constant rounded to it"
+
+GA_DEFINE_OPMATH_RUN(run_erf, ga_gelu_erf_f32)
+GA_DEFINE_OPMATH_RUN(run_erfc, ga_gelu_erfc_f32)
+GA_DEFINE_OPMATH_RUN(run_tanh, ga_gelu_tanh_f32)
+GA_DEFINE_OPMATH_RUN(run_tanh_factored, ga_gelu_tanh_factored_f32)
+GA_DEFINE_OPMATH_RUN(run_sigmoid, ga_gelu_sigmoid_f32)
+GA_DEFINE_OPMATH_RUN(run_quick, ga_gelu_quick_f32)
+GA_DEFINE_OPMATH_RUN(run_erf_as, ga_gelu_erf_as_f32)
+GA_DEFINE_DOUBLE_RUN(run_double, ga_gelu_double)
+GA_DEFINE_NATIVE_RUN(run_erf_native, ga_gelu_erf_native)
+GA_DEFINE_NATIVE_RUN(run_erfc_native, ga_gelu_erfc_native)
+GA_DEFINE_NATIVE_RUN(run_tanh_native, ga_gelu_tanh_native)
+GA_DEFINE_NATIVE_RUN(run_tanh_factored_native, ga_gelu_tanh_factored_native)
+GA_DEFINE_NATIVE_RUN(run_sigmoid_native, ga_gelu_sigmoid_native)
+GA_DEFINE_NATIVE_RUN(run_quick_native, ga_gelu_quick_native)
+GA_DEFINE_NATIVE_RUN(run_erf_as_native, ga_gelu_erf_as_native)
+
+/* ggml: float32 through the float16 table; float16 straight from it. */
+static int run_lut_f16(const struct ga_impl *impl, const struct ga_format *f,
+                       const ga_bits *in, ga_bits *out, size_t n,
+                       struct ga_run_failure *failure)
+{
+    const float *table;
+
+    if (!ga_impl_supports(impl, f))
+        return ga_batch_unsupported(impl, f, n, failure);
+    table = ga_gelu_lut_f16_table();
+    if (f->id == GA_FLOAT32) {
+        for (size_t i = 0; i < n; i++)
+            out[i] = ga_bits_from_f32(ga_gelu_lut_f16_f32(table, ga_f32_from_bits(in[i])));
+    } else {
+        for (size_t i = 0; i < n; i++)
+            out[i] = ga_encode(f, table[in[i] & 0xffffu]);
+    }
+    return 0;
+}
+
+static const struct ga_impl catalogue[] = {
+    { "erf", ALL_FORMATS, GA_GELU,
+      "PyTorch exact GELU (CUDA kernel, CPU scalar path)",
+      "x*0.5f*(1 + erff(x*(float)M_SQRT1_2))",
+      OPMATH("erff"), run_erf, NULL },
+    { "erfc", ALL_FORMATS, GA_GELU,
+      "JAX exact GELU (approximate=False, since 2024), with the C library's erfcf",
+      "0.5f*x*erfcf(-x*(float)sqrt(0.5))",
+      OPMATH("erfcf"), run_erfc, NULL },
+    { "tanh", ALL_FORMATS, GA_GELU_TANH,
+      "PyTorch tanh GELU (approximate='tanh')",
+      "0.5f*x*(1 + tanhf(beta*(x + kappa*(x*x*x)))), beta = (float)sqrt(2/pi), kappa = 0.044715f",
+      OPMATH("tanhf"), run_tanh, NULL },
+    { "tanh_factored", ALL_FORMATS, GA_GELU_TANH,
+      "HF gelu_fast / FastGELUActivation, ggml ggml_gelu_f32",
+      "0.5f*x*(1 + tanhf(beta*x*(1 + kappa*x*x)))",
+      OPMATH("tanhf"), run_tanh_factored, NULL },
+    { "sigmoid", ALL_FORMATS, GA_GELU_TANH,
+      "the tanh form written as x*sigmoid(2u), without cancellation",
+      "x/(1 + expf(-2*u)), u = beta*(x + kappa*(x*x*x))",
+      OPMATH("expf"), run_sigmoid, NULL },
+    { "quick", ALL_FORMATS, GA_GELU,
+      "quick GELU: CLIP / HF quick_gelu, TransformerEngine qgelu",
+      "x*(1/(1 + expf(-(1.702f*x))))",
+      OPMATH("expf"), run_quick, NULL },
+    { "erf_as", ALL_FORMATS, GA_GELU,
+      "PyTorch CPU AVX2/AVX-512 exact GELU (Abramowitz-Stegun 7.1.26 vector erf)",
+      "x*0.5f*(1 + erf_as(x*(float)M_SQRT1_2)), erf_as(u) = sign(u)*fmaf(-expf(-u*u)*t, r, 1), "
+      "t = 1/fmaf(0.3275911f, |u|, 1), r = Horner a5..a1 with fmaf",
+      "float32 with fmaf and C expf (PyTorch: FMA and SLEEF expf_u10); "
+      "16-bit: float32, rounded once",
+      run_erf_as, NULL },
+    { "lut_f16", F32 | F16, GA_GELU_TANH,
+      "ggml / llama.cpp / whisper.cpp CPU GELU (GGML_GELU_FP16 table)",
+      "float16: table[h] = fp16(tanh_factored(h)); "
+      "float32: x <= -10 -> 0, x >= 10 -> x, else table[fp16(x)]",
+      "float32 tanh_factored rounded to float16 in a 65536-entry table",
+      run_lut_f16, NULL },
+    { "double", ALL_FORMATS, GA_GELU,
+      "exact GELU in double (no library: a wider-precision baseline)",
+      "0.5*x*erfc(-x/M_SQRT2)",
+      "double with C erfc, rounded once to the format",
+      run_double, NULL },
+    { "erf_native", HALF_FORMATS, GA_GELU,
+      "MLX nn.gelu, HF gelu_python on bfloat16/float16 arrays",
+      "x*0.5*(1 + erf(x/sqrt2)), sqrt2 rounded (bfloat16 1.4140625)",
+      NATIVE, run_erf_native, NULL },
+    { "erfc_native", HALF_FORMATS, GA_GELU,
+      "JAX exact GELU on bfloat16/float16 arrays (constants cast to the dtype)",
+      "0.5*x*erfc(-x*sqrt(0.5)), sqrt(0.5) rounded (bfloat16 0.70703125)",
+      NATIVE, run_erfc_native, NULL },
+    { "tanh_native", HALF_FORMATS, GA_GELU_TANH,
+      "HF NewGELU / JAX approximate=True on bfloat16/float16 arrays",
+      "0.5*x*(1 + tanh(beta*(x + kappa*((x*x)*x)))), beta, kappa rounded "
+      "(bfloat16 0.796875, 0.044677734)",
+      NATIVE, run_tanh_native, NULL },
+    { "tanh_factored_native", HALF_FORMATS, GA_GELU_TANH,
+      "HF gelu_fast eager on bfloat16/float16 arrays",
+      "0.5*x*(1 + tanh(beta*x*(1 + kappa*x*x))), beta, kappa rounded",
+      NATIVE, run_tanh_factored_native, NULL },
+    { "sigmoid_native", HALF_FORMATS, GA_GELU_TANH,
+      "the sigmoid form of the tanh GELU on bfloat16/float16 arrays",
+      "x/(1 + exp(-2*u)), u = beta*(x + kappa*((x*x)*x)), beta, kappa rounded",
+      NATIVE, run_sigmoid_native, NULL },
+    { "quick_native", HALF_FORMATS, GA_GELU,
+      "MLX gelu_fast_approx, HF QuickGELU eager on bfloat16/float16 arrays",
+      "x*sigmoid(1.702*x), 1.702 rounded (bfloat16 1.703125), sigmoid one op in float",
+      NATIVE, run_quick_native, NULL },
+    { "erf_as_native", HALF_FORMATS, GA_GELU,
+      "Abramowitz-Stegun 7.1.26 erf GELU as a bfloat16/float16 kernel",
+      "as erf_as with separate multiply and add, p, a1..a5, M_SQRT1_2 rounded",
+      NATIVE, run_erf_as_native, NULL },
+};
+
+#define CATALOGUE_COUNT (sizeof catalogue / sizeof catalogue[0])
+
+size_t ga_catalogue_count(void)
+{
+    return CATALOGUE_COUNT;
+}
+
+const struct ga_impl *ga_catalogue_at(size_t i)
+{
+    return i < CATALOGUE_COUNT ? &catalogue[i] : NULL;
+}
+
+const struct ga_impl *ga_catalogue_find(const char *name)
+{
+    for (size_t i = 0; i < CATALOGUE_COUNT; i++)
+        if (strcmp(catalogue[i].name, name) == 0)
+            return &catalogue[i];
+    return NULL;
+}

@@ -1,0 +1,44 @@
+/* What the catalogue table (catalogue.c) needs from the implementation files:
+ * the scalar forms.  Each file states at its top the formula it computes and
+ * the library it models. */
+#ifndef GA_CATALOGUE_INTERNAL_H
+#define GA_CATALOGUE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "formats/format.h"
+
+/* Float32 forms ("opmath"): computed in float; a 16-bit input is widened to
+ * float and the result rounded once to its format by the batch function. */
+float ga_gelu_erf_f32(float x);            /* gelu_erf.c */
+float ga_gelu_erfc_f32(float x);           /* gelu_erf.c */
+float ga_gelu_erf_as_f32(float x);         /* gelu_erf_as.c */
+float ga_gelu_tanh_f32(float x);           /* gelu_tanh_forms.c */
+float ga_gelu_tanh_factored_f32(float x);  /* gelu_tanh_forms.c */
+float ga_gelu_sigmoid_f32(float x);        /* gelu_tanh_forms.c */
+float ga_gelu_quick_f32(float x);          /* gelu_quick.c */
+
+/* Native forms for the 16-bit formats: every operation and every constant
+ * rounded to f (native.h).  x is a value of f; so is the result. */
+float ga_gelu_erf_native(const struct ga_format *f, float x);
+float ga_gelu_erfc_native(const struct ga_format *f, float x);
+float ga_gelu_erf_as_native(const struct ga_format *f, float x);
+float ga_gelu_tanh_native(const struct ga_format *f, float x);
+float ga_gelu_tanh_factored_native(const struct ga_format *f, float x);
+float ga_gelu_sigmoid_native(const struct ga_format *f, float x);
+float ga_gelu_quick_native(const struct ga_format *f, float x);
+
+/* Exact GELU in double (gelu_double.c). */
+double ga_gelu_double(double x);
+
+/* ggml's float16 table (gelu_lut_f16.c).  The table holds, for each float16
+ * encoding, the table entry as a float; it is built on first use, once, safely
+ * from any number of threads. */
+const float *ga_gelu_lut_f16_table(void);
+/* ggml's float32 path: clamp, else round to float16 and look up. */
+float ga_gelu_lut_f16_f32(const float *table, float x);
+/* x rounded to nearest even float16, as an encoding; the fast path the
+ * float32 lookup needs (ga_encode gives the same, slower). */
+uint16_t ga_f16_bits_from_float(float x);
+
+#endif

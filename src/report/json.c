@@ -1,0 +1,158 @@
+/* Machine-readable results (schema in README, "JSON"). */
+#include <math.h>
+#include <string.h>
+
+#include "report/figures.h"
+#include "report/result.h"
+
+/* A JSON number, or "inf" as a string, or null for NaN (not measured). */
+static void number(FILE *out, const char *key, double v, bool statistic)
+{
+    char buf[GA_FIGURE_LEN];
+    if (v != v)
+        fprintf(out, "\"%s\": null", key);
+    else if (v == INFINITY)
+        fprintf(out, "\"%s\": \"inf\"", key);
+    else
+        fprintf(out, "\"%s\": %s", key, statistic ? ga_figure_stat(v, buf) : ga_figure(v, buf));
+}
+
+static void string(FILE *out, const char *key, const char *v)
+{
+    fprintf(out, "\"%s\": \"", key);
+    for (; *v; v++) {
+        if (*v == '"' || *v == '\\')
+            fprintf(out, "\\%c", *v);
+        else if ((unsigned char)*v < 0x20)
+            fprintf(out, "\\u%04x", (unsigned)*v);
+        else
+            fputc(*v, out);
+    }
+    fputc('"', out);
+}
+
+static void encoding(FILE *out, const struct ga_format *f, const char *key, bool has, ga_bits x)
+{
+    char hex[16];
+    if (!has) {
+        fprintf(out, "\"%s\": null", key);
+        return;
+    }
+    ga_format_bits(f, x, hex);
+    fprintf(out, "\"%s\": \"%s\"", key, hex);
+}
+
+static void point(FILE *out, const struct ga_format *f, const char *name, const struct ga_point *p)
+{
+    char key[64], buf[GA_FIGURE_LEN];
+
+    number(out, name, p->has ? p->error : (double)NAN, false);
+    snprintf(key, sizeof key, "%s_input", name);
+    fputs(", ", out);
+    encoding(out, f, key, p->has, p->x);
+    if (strcmp(name, "max_ulp") == 0) {
+        fputs(", ", out);
+        encoding(out, f, "max_ulp_output", p->has, p->y);
+        fputs(", ", out);
+        if (p->has)
+            string(out, "max_ulp_exact", ga_figure_exact(&p->exact, buf));
+        else
+            fputs("\"max_ulp_exact\": null", out);
+    }
+}
+
+static void summary(FILE *out, const struct ga_format *f, const struct ga_summary *s,
+                    const char *indent)
+{
+    const struct ga_faithful_interval *fi = &s->faithful_interval;
+
+    fprintf(out, "%s\"count\": %llu, \"correctly_rounded\": %llu, \"faithful\": %llu,\n%s",
+            indent, (unsigned long long)s->count, (unsigned long long)s->correctly_rounded,
+            (unsigned long long)s->faithful, indent);
+    point(out, f, "max_ulp", &s->max_ulp);
+    fprintf(out, ",\n%s", indent);
+    number(out, "mean_ulp", s->mean_ulp, true);
+    fputs(", ", out);
+    number(out, "p50", s->p50, true);
+    fputs(", ", out);
+    number(out, "p95", s->p95, true);
+    fputs(", ", out);
+    number(out, "p99", s->p99, true);
+    fprintf(out, ",\n%s", indent);
+    point(out, f, "max_rel", &s->max_rel);
+    fputs(", ", out);
+    point(out, f, "max_abs", &s->max_abs);
+    fprintf(out, ",\n%s\"flushed_to_zero\": %llu, \"nan\": %llu, \"inf\": %llu, "
+            "\"wrong_zero_sign\": %llu, \"not_nan\": %llu,\n%s\"faithful_interval\": ",
+            indent, (unsigned long long)s->flushed_to_zero, (unsigned long long)s->nan,
+            (unsigned long long)s->inf, (unsigned long long)s->wrong_zero_sign,
+            (unsigned long long)s->not_nan, indent);
+    if (fi->exists) {
+        fputs("{", out);
+        encoding(out, f, "lo", fi->has_lo, fi->lo);
+        fputs(", ", out);
+        encoding(out, f, "hi", fi->has_hi, fi->hi);
+        fputs("}", out);
+    } else {
+        fputs("null", out);
+    }
+    fputs(", ", out);
+    encoding(out, f, "zero_below", s->has_zero_below, s->zero_below);
+    fprintf(out, ",\n%s\"distance_histogram\": {", indent);
+    for (unsigned b = 0, first = 1; b < GA_DIST_BUCKETS; b++) {
+        if (s->distance[b] == 0)
+            continue;
+        fprintf(out, "%s\"%s\": %llu", first ? "" : ", ", ga_distance_bucket_label(b),
+                (unsigned long long)s->distance[b]);
+        first = 0;
+    }
+    fputs("}", out);
+}
+
+int ga_write_json(FILE *out, const struct ga_result *r, size_t n)
+{
+    fputs("[\n", out);
+    for (size_t i = 0; i < n; i++) {
+        const struct ga_format *f = r[i].format;
+
+        fputs("  {", out);
+        string(out, "impl", r[i].impl);
+        fputs(", ", out);
+        string(out, "format", f->name);
+        fputs(", ", out);
+        string(out, "reference", ga_function_name(r[i].reference));
+        fputs(", ", out);
+        string(out, "approximates", ga_function_name(r[i].approximates));
+        fputs(",\n   ", out);
+        string(out, "models", r[i].models);
+        fputs(", ", out);
+        string(out, "formula", r[i].formula);
+        fputs(", ", out);
+        string(out, "computes", r[i].computes);
+        fputs(",\n   ", out);
+        string(out, "domain", r[i].domain);
+        fputs(", ", out);
+        string(out, "oracle", r[i].oracle == GA_ORACLE_FAST ? "fast" : "mpfr");
+        fprintf(out, ", \"failed\": %s,\n", r[i].failed ? "true" : "false");
+        if (r[i].failed) {
+            fputs("   \"failure\": {", out);
+            string(out, "what", r[i].failure.what);
+            fputs(", ", out);
+            encoding(out, f, "first_input", true, r[i].failure_first);
+            fputs(", ", out);
+            encoding(out, f, "last_input", true, r[i].failure_last);
+            fprintf(out, ", \"inputs_not_measured\": %llu},\n",
+                    (unsigned long long)r[i].failed_inputs);
+        }
+        summary(out, f, &r[i].region[GA_REGION_ALL], "   ");
+        fputs(",\n   \"regions\": {\n", out);
+        for (int g = 0; g < GA_REGION_COUNT; g++) {
+            fprintf(out, "    \"%s\": {\n", ga_region_name((enum ga_region)g));
+            summary(out, f, &r[i].region[g], "     ");
+            fprintf(out, "}%s\n", g + 1 < GA_REGION_COUNT ? "," : "");
+        }
+        fprintf(out, "   }}%s\n", i + 1 < n ? "," : "");
+    }
+    fputs("]\n", out);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,153 @@
+/* Error measures of one output: ulp, relative and absolute error, ordinal
+ * distance, and the flags a sweep counts.  Definitions in error.h. */
+#include "sweep/error.h"
+
+#include <math.h>
+#include <string.h>
+
+void ga_error_format_init(struct ga_error_format *c, const struct ga_format *f)
+{
+    memset(c, 0, sizeof *c);
+    c->format = f;
+    c->mbits = ga_mantissa_bits(f);
+    c->emin = f->emin;
+    c->emax = f->emax;
+    c->precision = f->precision;
+    c->sign_mask = ga_sign_mask(f);
+    c->inf_magnitude = ga_infinity(f, false);
+    c->mant_mask = ((ga_bits)1 << c->mbits) - 1;
+    c->rebias = 1023 - f->emax;  /* IEEE bias of the format is emax */
+    c->ulp_exp_min = f->emin - f->precision + 1;
+    c->subnormal_unit = ldexp(1.0, c->ulp_exp_min);
+    c->two_p = ldexp(1.0, f->precision);
+}
+
+/* 2^k, exact; built from its bits inside the normal double range. */
+static inline double pow2(long k)
+{
+    if (k >= -1022 && k <= 1023)
+        return ga_error_from_bits_((uint64_t)(k + 1023) << 52);
+    return ldexp(1.0, k < -1100 ? -1100 : k > 1100 ? 1100 : (int)k);
+}
+
+static inline int64_t ordinal(const struct ga_error_format *c, ga_bits x)
+{
+    int64_t mag = (int64_t)(x & ~c->sign_mask);
+    return (x & c->sign_mask) ? -mag : mag;
+}
+
+static inline uint64_t distance(const struct ga_error_format *c, ga_bits a, ga_bits b)
+{
+    int64_t d = ordinal(c, a) - ordinal(c, b);
+    return d < 0 ? (uint64_t)-d : (uint64_t)d;
+}
+
+static void set_all(struct ga_error *out, double v)
+{
+    out->ulp = out->rel = out->abs = v;
+}
+
+/* y is not correctly rounded and lies next to r: is it the other value that
+ * brackets f?  side = sign of f - r (0 when f is representable). */
+static bool other_bracket(const struct ga_error_format *c, ga_bits y, ga_bits r, int side)
+{
+    if (side == 0)
+        return false;
+    /* next_up/next_down step to the zero of f's sign when they reach one. */
+    ga_bits other = side > 0 ? ga_next_up(c->format, r) : ga_next_down(c->format, r);
+    return y == other;
+}
+
+void ga_error_compute_general(const struct ga_error_format *c, ga_bits y, const struct ga_truth *t,
+                              struct ga_error *out)
+{
+    ga_bits ymag = y & ~c->sign_mask;
+    ga_bits r = t->rounded;
+    ga_bits rmag = r & ~c->sign_mask;
+    double mant = t->exact.mant;
+    bool y_nan = ymag > c->inf_magnitude;
+    bool y_inf = ymag == c->inf_magnitude;
+    unsigned flags = 0;
+
+    if (y == r || (y_nan && rmag > c->inf_magnitude))
+        flags = GA_ERR_CORRECT | GA_ERR_FAITHFUL;
+
+    /* Truth NaN: nothing to measure; a number there is flagged. */
+    if (isnan(mant) || rmag > c->inf_magnitude) {
+        out->flags = y_nan ? flags : flags | GA_ERR_NOT_NAN;
+        out->distance = UINT64_MAX;
+        set_all(out, NAN);
+        return;
+    }
+    if (y_nan) {
+        out->flags = flags | GA_ERR_NAN;
+        out->distance = UINT64_MAX;
+        set_all(out, NAN);
+        return;
+    }
+    out->distance = distance(c, y, r);
+    if (ymag == 0 && rmag != 0)
+        flags |= GA_ERR_FLUSHED;
+    if (ymag == 0 && rmag == 0 && y != r)
+        flags |= GA_ERR_ZERO_SIGN;
+    if (y_inf && rmag != c->inf_magnitude)
+        flags |= GA_ERR_INF;
+    bool check_bracket = !(flags & GA_ERR_CORRECT) && out->distance <= 1;
+    int side = 0;  /* sign of f - r, for check_bracket */
+
+    if (isinf(mant)) {
+        /* f = +-inf is representable: only itself is faithful. */
+        set_all(out, flags & GA_ERR_CORRECT ? 0.0 : INFINITY);
+    } else if (mant == 0.0) {
+        /* f = +-0: the ulp is the subnormal one; only +-0 itself is faithful. */
+        double ys = y_inf ? INFINITY : ga_error_value_(c, ymag);
+        out->ulp = ys * pow2(-c->ulp_exp_min);
+        out->abs = ys;
+        out->rel = ys == 0.0 ? 0.0 : INFINITY;
+    } else {
+        long E = t->exact.exp;   /* |f| in [2^(E-1), 2^E) */
+        long e = E - 1;
+        long u = (e < c->emin ? c->emin : e) - c->precision + 1;
+        long k = E - u;          /* <= p */
+        double scale = pow2(-u);
+        double ys = ga_error_value_(c, y);
+        double yv = ys * scale;  /* exact: y is a multiple of the subnormal ulp */
+        if (k >= GA_ERROR_TINY_SCALE_EXP) {
+            double mv = mant * pow2(k);  /* exact */
+            double d = fabs(yv - mv);    /* one rounding */
+            out->ulp = d;
+            out->abs = d * pow2(u);
+            out->rel = d / fabs(mv);
+            if (check_bracket) {
+                double rv = rmag == c->inf_magnitude ? (r & c->sign_mask ? -INFINITY : INFINITY)
+                                                     : ga_error_value_(c, r) * scale;
+                side = mv > rv ? 1 : mv < rv ? -1 : 0;
+            }
+        } else {
+            /* f is below 2^-1000 ulp: it vanishes next to any output but 0. */
+            out->ulp = fabs(yv);
+            out->abs = fabs(ys);
+            if (ys == 0.0) {
+                out->rel = 1.0;
+            } else {
+                long s = -E;
+                out->rel = ldexp(fabs(ys) / fabs(mant), s > 4000 ? 4000 : (int)s);
+            }
+            /* r is the zero of f's sign, or (oracle permitting) further out. */
+            side = rmag != 0 ? ((r & c->sign_mask) ? 1 : -1) : (mant > 0 ? 1 : -1);
+        }
+        if (y_inf)
+            set_all(out, INFINITY);
+    }
+    if (check_bracket && other_bracket(c, y, r, side))
+        flags |= GA_ERR_FAITHFUL;
+    out->flags = flags;
+}
+
+void ga_error_measure(const struct ga_format *f, ga_bits y, const struct ga_truth *t,
+                      struct ga_error *out)
+{
+    struct ga_error_format c;
+    ga_error_format_init(&c, f);
+    ga_error_compute(&c, y, t, out);
+}

@@ -1,0 +1,155 @@
+/* The error of one output against the ground truth.
+ *
+ * Definitions (the README quotes them):
+ * - ulp error: |y - f(x)| / ulp(f(x)), ulp from the exponent of the EXACT value
+ *   f = mant * 2^exp: 2^(max(e, emin) - p + 1) for |f| in [2^e, 2^(e+1)), the
+ *   subnormal ulp 2^(emin - p + 1) for f = 0 (GELU-FACTS section 3).  Computed
+ *   on values scaled by 2^-ulp, so exact values far below the double range keep
+ *   their ulp; a part below 2^-1000 ulp is dropped.  +inf for an infinite
+ *   output where the truth is finite.
+ * - relative error: |y - f| / |f|; for f = 0 (x = +-0 or -inf) it is 0 when y
+ *   is a zero and +inf otherwise.
+ * - absolute error: |y - f| as a double (values below 2^-1074 underflow to 0).
+ *   These three are NaN when y or the truth is NaN: NaN outputs are counted
+ *   apart (flags), never in the error statistics.
+ * - distance: ordinal distance between y and the correctly rounded result
+ *   (ga_distance: -0 and +0 are 0 apart; infinities follow the largest finite).
+ * - correctly rounded: y has the encoding of the correctly rounded result
+ *   (ga_same_encoding: +0 and -0 differ, any NaN matches any NaN).
+ * - faithful: y is correctly rounded, or y is the other format value that
+ *   brackets f: the neighbour of the correctly rounded value on f's side,
+ *   with f's sign when it is a zero.  So y is RD(f) or RU(f) (only f when f is
+ *   representable).  Decided on encodings, not on the rounded ulp error.  A
+ *   faithful output has ulp error < 1; the converse fails just above a power
+ *   of 2, where the value below the binade lies within 1 ulp of f but does
+ *   not bracket it. */
+#ifndef GA_ERROR_H
+#define GA_ERROR_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "formats/format.h"
+#include "truth/truth.h"
+
+enum ga_error_flag {
+    GA_ERR_CORRECT = 1u << 0,    /* same encoding as the correctly rounded result */
+    GA_ERR_FAITHFUL = 1u << 1,   /* RD(f) or RU(f), see above */
+    GA_ERR_NAN = 1u << 2,        /* NaN where the truth is not NaN */
+    GA_ERR_INF = 1u << 3,        /* +-inf where the correctly rounded result is finite */
+    GA_ERR_FLUSHED = 1u << 4,    /* +-0 where the correctly rounded result is not zero */
+    GA_ERR_ZERO_SIGN = 1u << 5,  /* a zero of the sign opposite to the correctly rounded zero */
+    GA_ERR_NOT_NAN = 1u << 6,    /* not NaN where the truth is NaN */
+};
+
+struct ga_error {
+    unsigned flags;     /* enum ga_error_flag */
+    double ulp;         /* NaN when y or the truth is NaN */
+    double rel;
+    double abs;
+    uint64_t distance;  /* UINT64_MAX when y or the truth is NaN */
+};
+
+/* Exact values below 2^-1000 ulp are dropped next to the output: that changes
+ * no ulp error a double can show beside an output of at least 1 ulp, and
+ * keeps mant * 2^k exact above it (a double with k >= -1021 is normal). */
+#define GA_ERROR_TINY_SCALE_EXP (-1000)
+
+/* A format's layout, worked out once for the per-input path. */
+struct ga_error_format {
+    const struct ga_format *format;
+    int mbits;                 /* stored mantissa bits, p - 1 */
+    int emin, emax, precision;
+    ga_bits sign_mask;
+    ga_bits inf_magnitude;     /* magnitudes above it are NaN */
+    ga_bits mant_mask;
+    int rebias;                /* double biased exponent = format exponent field + rebias */
+    double subnormal_unit;     /* 2^(emin - p + 1): value of mantissa field 1 when subnormal */
+    int ulp_exp_min;           /* emin - p + 1 */
+    double two_p;              /* 2^p: ulp errors of normal exact values are |y 2^-exp - mant| 2^p */
+};
+
+void ga_error_format_init(struct ga_error_format *c, const struct ga_format *f);
+
+/* Any case: special values, zeros, subnormal or out-of-range exact values. */
+void ga_error_compute_general(const struct ga_error_format *c, ga_bits y, const struct ga_truth *t,
+                              struct ga_error *out);
+
+static inline double ga_error_from_bits_(uint64_t b)
+{
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+/* The value of a finite encoding, exactly (every format value is a double). */
+static inline double ga_error_value_(const struct ga_error_format *c, ga_bits x)
+{
+    ga_bits mag = x & ~c->sign_mask;
+    ga_bits field = mag >> c->mbits;
+    double v = field == 0 ? (double)mag * c->subnormal_unit
+             : ga_error_from_bits_((uint64_t)(field + (ga_bits)c->rebias) << 52
+                                   | (uint64_t)(mag & c->mant_mask) << (52 - c->mbits));
+    return (x & c->sign_mask) ? -v : v;
+}
+
+/* The error of output y against truth t: the hot path of a sweep, inline for
+ * the common case (output and correctly rounded result finite and nonzero,
+ * exact value in the normal range: its ulp is 2^(exp - p); or a truth that
+ * underflows to the zero output), the general function otherwise.  Both give
+ * bitwise the same results there (error_test checks it). */
+static inline __attribute__((always_inline)) void
+ga_error_compute(const struct ga_error_format *c, ga_bits y, const struct ga_truth *t,
+                 struct ga_error *out)
+{
+    ga_bits r = t->rounded;
+    ga_bits ymag = y & ~c->sign_mask, rmag = r & ~c->sign_mask;
+    double mant = t->exact.mant, am = fabs(mant);
+    long E = t->exact.exp;  /* |f| in [2^(E-1), 2^E) */
+
+    if (ymag - 1 < c->inf_magnitude - 1 && rmag - 1 < c->inf_magnitude - 1
+        && E > c->emin && E <= c->emax + 1 && am >= 0.5 && am < 1.0) {
+        double scale = ga_error_from_bits_((uint64_t)(1023 - E) << 52);  /* 2^-E */
+        double yv = ga_error_value_(c, y) * scale;                       /* exact */
+        double q = fabs(yv - mant);                                      /* one rounding */
+        out->ulp = q * c->two_p;
+        out->abs = q * ga_error_from_bits_((uint64_t)(1023 + E) << 52);
+        out->rel = q / am;
+        if (y == r) {
+            out->flags = GA_ERR_CORRECT | GA_ERR_FAITHFUL;
+            out->distance = 0;
+            return;
+        }
+        int64_t d = (int64_t)((y & c->sign_mask) ? -(int64_t)ymag : (int64_t)ymag)
+                  - (int64_t)((r & c->sign_mask) ? -(int64_t)rmag : (int64_t)rmag);
+        out->distance = d < 0 ? (uint64_t)-d : (uint64_t)d;
+        out->flags = 0;
+        if (d == 1 || d == -1) {
+            /* next to r: faithful when on f's side of r (f is then between them) */
+            double rv = ga_error_value_(c, r) * scale;
+            if ((mant > rv && yv > rv) || (mant < rv && yv < rv))
+                out->flags = GA_ERR_FAITHFUL;
+        }
+        return;
+    }
+    if (y == r && ymag == 0 && E <= c->emin && am >= 0.5 && am < 1.0) {
+        /* the truth underflows to this zero (the far left tail): f is below
+         * the normal range, its ulp the subnormal one */
+        long k = E - c->ulp_exp_min;
+        double d = k < GA_ERROR_TINY_SCALE_EXP ? 0.0 : am * ga_error_from_bits_((uint64_t)(1023 + k) << 52);
+        out->ulp = d;
+        out->abs = d * c->subnormal_unit;
+        out->rel = 1.0;
+        out->flags = GA_ERR_CORRECT | GA_ERR_FAITHFUL;
+        out->distance = 0;
+        return;
+    }
+    ga_error_compute_general(c, y, t, out);
+}
+
+/* The same, for one-off uses (tests, refining worst points). */
+void ga_error_measure(const struct ga_format *f, ga_bits y, const struct ga_truth *t,
+                      struct ga_error *out);
+
+#endif

@@ -1,0 +1,48 @@
+/* Region names, descriptions and bounds. */
+#include "sweep/region.h"
+
+#include <math.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    const char *description;
+} regions[GA_REGION_COUNT + 1] = {
+    [GA_REGION_FAR_LEFT] = { "far_left", "x < -3 where the correctly rounded result is zero (the truth underflows)" },
+    [GA_REGION_LEFT_TAIL] = { "left_tail", "x < -3 where the correctly rounded result is nonzero" },
+    [GA_REGION_CORE] = { "core", "2^-10 <= |x| <= 3" },
+    [GA_REGION_TINY] = { "tiny", "0 < |x| < 2^-10, where gelu(x) is x/2 to within 0.08 %" },
+    [GA_REGION_RIGHT] = { "right", "x > 3" },
+    [GA_REGION_SPECIAL] = { "special", "NaN, +-inf and +-0" },
+    [GA_REGION_ALL] = { "all", "every input" },
+};
+
+void ga_region_bounds_init(struct ga_region_bounds *b, const struct ga_format *f)
+{
+    b->sign_mask = ga_sign_mask(f);
+    /* Both bounds are representable in every format of the table; in a
+     * format where 2^-10 is not, it rounds and the bound moves with it. */
+    b->tiny = ga_encode(f, ldexp(1.0, GA_REGION_TINY_EXP));
+    b->tail = ga_encode(f, GA_REGION_TAIL_BOUND);
+    b->inf = ga_infinity(f, false);
+}
+
+const char *ga_region_name(enum ga_region r)
+{
+    return (unsigned)r <= GA_REGION_ALL ? regions[r].name : NULL;
+}
+
+const char *ga_region_description(enum ga_region r)
+{
+    return (unsigned)r <= GA_REGION_ALL ? regions[r].description : NULL;
+}
+
+int ga_region_by_name(const char *name, enum ga_region *r)
+{
+    for (int i = 0; i <= GA_REGION_ALL; i++)
+        if (strcmp(regions[i].name, name) == 0) {
+            *r = (enum ga_region)i;
+            return 0;
+        }
+    return -1;
+}

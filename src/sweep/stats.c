@@ -1,0 +1,391 @@
+/* The statistics accumulator: add, merge, summarize.  Definitions in stats.h.
+ * The add path runs for every input of a sweep (4.3e9 for float32): it takes
+ * bins and sums from the bits of the error and touches rare counters only
+ * behind one flag test. */
+#include "sweep/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_MAGNITUDE UINT32_MAX
+#define NO_KEY INT64_MAX
+#define COUNT_LIMIT UINT32_MAX  /* a region's inputs, so that ulp_bins cannot wrap */
+
+static void point_reset(struct ga_stats_point *p)
+{
+    p->error = -1.0;
+}
+
+static void tally_init(struct ga_tally *t)
+{
+    memset(t, 0, sizeof *t);
+    point_reset(&t->max_ulp);
+    point_reset(&t->max_rel);
+    point_reset(&t->max_abs);
+    t->unfaithful_neg = t->unfaithful_pos = NO_MAGNITUDE;
+    t->nonzero_min = NO_KEY;
+}
+
+void ga_stats_init(struct ga_stats *s, const struct ga_format *f)
+{
+    memset(s, 0, sizeof *s);
+    s->format = f;
+    ga_error_format_init(&s->err, f);
+    ga_region_bounds_init(&s->bounds, f);
+    for (int r = 0; r < GA_REGION_COUNT; r++)
+        tally_init(&s->region[r].tally);
+}
+
+struct ga_stats *ga_stats_new(const struct ga_format *f)
+{
+    struct ga_stats *s = malloc(sizeof *s);
+    if (s)
+        ga_stats_init(s, f);
+    return s;
+}
+
+void ga_stats_free(struct ga_stats *s)
+{
+    free(s);
+}
+
+/* A key ordered like the values of x, with -0 just below +0. */
+static inline int64_t value_key(ga_bits x, ga_bits sign_mask)
+{
+    int64_t mag = (int64_t)(x & ~sign_mask);
+    return (x & sign_mask) ? -2 * mag - 1 : 2 * mag;
+}
+
+static ga_bits key_to_bits(int64_t key, ga_bits sign_mask)
+{
+    if (key < 0)
+        return (ga_bits)((-key - 1) / 2) | sign_mask;
+    return (ga_bits)(key / 2);
+}
+
+/* Larger error wins; ties go to the smaller x, then the smaller y: a total
+ * order, so the winner does not depend on the order of arrival. */
+static inline bool beats(double error, ga_bits x, ga_bits y, const struct ga_stats_point *p)
+{
+    if (error != p->error)
+        return error > p->error;
+    return x != p->x ? x < p->x : y < p->y;
+}
+
+static inline void point_offer(struct ga_stats_point *p, double error, ga_bits x, ga_bits y,
+                               const struct ga_exact *exact)
+{
+    if (beats(error, x, y, p)) {
+        p->error = error;
+        p->x = x;
+        p->y = y;
+        p->exact = *exact;
+    }
+}
+
+static inline void sum_add(uint64_t *sum, double e)
+{
+    uint64_t b;
+    memcpy(&b, &e, sizeof b);
+    int biased = (int)(b >> 52);
+    if (biased >= 1023 + GA_ULP_SUM_MIN_EXP)
+        sum[biased - (1023 + GA_ULP_SUM_MIN_EXP)]
+            += ((b & (((uint64_t)1 << 52) - 1)) | (uint64_t)1 << 52) >> 21;
+}
+
+/* The rare events: anything but a faithful or correctly rounded output. */
+static void add_flags(struct ga_tally *rs, const struct ga_error *e)
+{
+    rs->flushed += (e->flags & GA_ERR_FLUSHED) != 0;
+    rs->nan += (e->flags & GA_ERR_NAN) != 0;
+    rs->inf += (e->flags & GA_ERR_INF) != 0;
+    rs->wrong_zero_sign += (e->flags & GA_ERR_ZERO_SIGN) != 0;
+    rs->not_nan += (e->flags & GA_ERR_NOT_NAN) != 0;
+}
+
+static void add_unfaithful(struct ga_tally *rs, const struct ga_region_bounds *b, ga_bits x)
+{
+    ga_bits mag = x & ~b->sign_mask;
+    if (mag > b->inf)
+        return;  /* NaN inputs lie on no side of 0 */
+    if (mag == 0)
+        rs->unfaithful_zeros++;
+    else if (x & b->sign_mask)
+        rs->unfaithful_neg = mag < rs->unfaithful_neg ? mag : rs->unfaithful_neg;
+    else
+        rs->unfaithful_pos = mag < rs->unfaithful_pos ? mag : rs->unfaithful_pos;
+}
+
+/* The format constants come as pointers to the callers' local copies: the
+ * compiler then keeps them in registers, where stores into the uint32_t bins
+ * could otherwise alias them. */
+static inline __attribute__((always_inline)) void
+add_one(struct ga_region_stats *regions, const struct ga_error_format *c,
+        const struct ga_region_bounds *b, ga_bits x, ga_bits y, const struct ga_truth *t)
+{
+    struct ga_region_stats *region = &regions[ga_region_of(b, x, t->rounded)];
+    struct ga_tally *rs = &region->tally;
+    struct ga_error e;
+    const unsigned good = GA_ERR_CORRECT | GA_ERR_FAITHFUL;
+
+    ga_error_compute(c, y, t, &e);
+    rs->count++;
+    rs->correct += e.flags & GA_ERR_CORRECT;
+    rs->faithful += (e.flags >> 1) & 1;
+    if (e.flags != good) {
+        if (e.flags & ~good)
+            add_flags(rs, &e);
+        if (!(e.flags & GA_ERR_FAITHFUL))
+            add_unfaithful(rs, b, x);
+    }
+
+    unsigned bucket;
+    if (e.distance <= 1)
+        bucket = (unsigned)e.distance;
+    else if (e.distance == UINT64_MAX)
+        bucket = (e.flags & GA_ERR_NOT_NAN) ? GA_DIST_NOT_NAN
+               : (e.flags & GA_ERR_NAN) ? GA_DIST_NAN : 0;  /* 0: NaN for NaN */
+    else
+        bucket = (e.flags & GA_ERR_INF) ? GA_DIST_INF : ga_distance_bucket(e.distance);
+    rs->distance[bucket]++;
+
+    if (e.ulp == e.ulp) {  /* not NaN */
+        rs->measured++;
+        region->ulp_bins[ga_ulp_bin(e.ulp)]++;
+        if (e.ulp < INFINITY) {
+            rs->finite++;
+            sum_add(region->ulp_sum, e.ulp);
+        }
+        if (e.ulp >= rs->max_ulp.error)
+            point_offer(&rs->max_ulp, e.ulp, x, y, &t->exact);
+        if (e.rel >= rs->max_rel.error)
+            point_offer(&rs->max_rel, e.rel, x, y, &t->exact);
+        if (e.abs >= rs->max_abs.error)
+            point_offer(&rs->max_abs, e.abs, x, y, &t->exact);
+    }
+
+    if ((y & ~b->sign_mask) != 0 && (x & ~b->sign_mask) < b->inf) {
+        int64_t key = value_key(x, b->sign_mask);
+        if (key < rs->nonzero_min)
+            rs->nonzero_min = key;
+    }
+}
+
+void ga_stats_add(struct ga_stats *s, ga_bits x, ga_bits y, const struct ga_truth *t)
+{
+    const struct ga_error_format c = s->err;
+    const struct ga_region_bounds b = s->bounds;
+    add_one(s->region, &c, &b, x, y, t);
+}
+
+int ga_stats_add_batch(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
+                       const struct ga_truth *t, size_t n)
+{
+    const struct ga_error_format c = s->err;
+    const struct ga_region_bounds b = s->bounds;
+    for (int r = 0; r < GA_REGION_COUNT; r++)
+        if (n > COUNT_LIMIT || s->region[r].tally.count > COUNT_LIMIT - n)
+            return GA_STATS_FULL;
+    for (size_t i = 0; i < n; i++)
+        add_one(s->region, &c, &b, x[i], y[i], &t[i]);
+    return GA_STATS_OK;
+}
+
+static void point_merge(struct ga_stats_point *into, const struct ga_stats_point *from)
+{
+    if (from->error >= 0.0)
+        point_offer(into, from->error, from->x, from->y, &from->exact);
+}
+
+static void tally_merge(struct ga_tally *a, const struct ga_tally *b)
+{
+    a->count += b->count;
+    a->correct += b->correct;
+    a->faithful += b->faithful;
+    a->measured += b->measured;
+    a->finite += b->finite;
+    a->flushed += b->flushed;
+    a->nan += b->nan;
+    a->inf += b->inf;
+    a->wrong_zero_sign += b->wrong_zero_sign;
+    a->not_nan += b->not_nan;
+    a->unfaithful_zeros += b->unfaithful_zeros;
+    for (int i = 0; i < GA_DIST_BUCKETS; i++)
+        a->distance[i] += b->distance[i];
+    point_merge(&a->max_ulp, &b->max_ulp);
+    point_merge(&a->max_rel, &b->max_rel);
+    point_merge(&a->max_abs, &b->max_abs);
+    if (b->unfaithful_neg < a->unfaithful_neg)
+        a->unfaithful_neg = b->unfaithful_neg;
+    if (b->unfaithful_pos < a->unfaithful_pos)
+        a->unfaithful_pos = b->unfaithful_pos;
+    if (b->nonzero_min < a->nonzero_min)
+        a->nonzero_min = b->nonzero_min;
+}
+
+static void region_merge(struct ga_region_stats *a, const struct ga_region_stats *b)
+{
+    tally_merge(&a->tally, &b->tally);
+    for (int i = 0; i < GA_ULP_SUM_BUCKETS; i++)
+        a->ulp_sum[i] += b->ulp_sum[i];
+    for (int i = 0; i < GA_ULP_BINS; i++)
+        a->ulp_bins[i] += b->ulp_bins[i];
+}
+
+int ga_stats_merge(struct ga_stats *into, const struct ga_stats *from)
+{
+    if (into->format->id != from->format->id)
+        return GA_STATS_MISMATCH;
+    for (int r = 0; r < GA_REGION_COUNT; r++)
+        if (into->region[r].tally.count > COUNT_LIMIT - from->region[r].tally.count)
+            return GA_STATS_FULL;
+    for (int r = 0; r < GA_REGION_COUNT; r++)
+        region_merge(&into->region[r], &from->region[r]);
+    return GA_STATS_OK;
+}
+
+/* Regions [first, last] of a summary: one, or all of them. */
+static bool region_span(enum ga_region r, int *first, int *last)
+{
+    if ((unsigned)r > GA_REGION_ALL)
+        return false;
+    *first = r == GA_REGION_ALL ? 0 : (int)r;
+    *last = r == GA_REGION_ALL ? GA_REGION_COUNT - 1 : (int)r;
+    return true;
+}
+
+uint64_t ga_stats_ulp_bin_count(const struct ga_stats *s, enum ga_region r, unsigned bin)
+{
+    int first, last;
+    uint64_t n = 0;
+    if (bin >= GA_ULP_BINS || !region_span(r, &first, &last))
+        return 0;
+    for (int i = first; i <= last; i++)
+        n += s->region[i].ulp_bins[bin];
+    return n;
+}
+
+static struct ga_point point_out(const struct ga_stats_point *p)
+{
+    struct ga_point out;
+    memset(&out, 0, sizeof out);
+    if (p->error >= 0.0) {
+        out.has = true;
+        out.error = p->error;
+        out.x = p->x;
+        out.y = p->y;
+        out.exact = p->exact;
+    } else {
+        out.error = NAN;
+    }
+    return out;
+}
+
+/* Upper edge of the bin of the rank-th smallest measured error (rank >= 1). */
+static double percentile(const struct ga_stats *s, int first, int last, uint64_t measured,
+                         unsigned percent)
+{
+    uint64_t rank = (measured * percent + 99) / 100;
+    uint64_t seen = 0;
+    if (measured == 0)
+        return NAN;
+    if (rank == 0)
+        rank = 1;
+    for (unsigned bin = 0; bin < GA_ULP_BINS; bin++) {
+        for (int r = first; r <= last; r++)
+            seen += s->region[r].ulp_bins[bin];
+        if (seen >= rank)
+            return ga_ulp_bin_upper(bin);
+    }
+    return INFINITY;  /* unreachable while the bins add up to measured */
+}
+
+static double mean(const struct ga_stats *s, int first, int last, uint64_t finite)
+{
+    long double sum = 0.0L;
+    if (finite == 0)
+        return NAN;
+    /* Fixed order, so the rounding of this sum is itself deterministic. */
+    for (int i = GA_ULP_SUM_BUCKETS - 1; i >= 0; i--) {
+        uint64_t bucket = 0;
+        for (int r = first; r <= last; r++)
+            bucket += s->region[r].ulp_sum[i];
+        sum += ldexpl((long double)bucket, i + GA_ULP_SUM_MIN_EXP - 31);
+    }
+    return (double)(sum / (long double)finite);
+}
+
+int ga_stats_summarize(const struct ga_stats *s, enum ga_region r, struct ga_summary *out)
+{
+    int first, last;
+    struct ga_tally acc;
+    ga_bits sign_mask = s->bounds.sign_mask;
+
+    if (!region_span(r, &first, &last))
+        return GA_STATS_BAD_REGION;
+    memset(out, 0, sizeof *out);
+    tally_init(&acc);
+    for (int i = first; i <= last; i++)
+        tally_merge(&acc, &s->region[i].tally);
+
+    out->region = r;
+    out->count = acc.count;
+    out->correctly_rounded = acc.correct;
+    out->faithful = acc.faithful;
+    out->measured = acc.measured;
+    out->finite = acc.finite;
+    out->max_ulp = point_out(&acc.max_ulp);
+    out->max_rel = point_out(&acc.max_rel);
+    out->max_abs = point_out(&acc.max_abs);
+    out->mean_ulp = mean(s, first, last, acc.finite);
+    out->p50 = percentile(s, first, last, acc.measured, 50);
+    out->p95 = percentile(s, first, last, acc.measured, 95);
+    out->p99 = percentile(s, first, last, acc.measured, 99);
+    out->flushed_to_zero = acc.flushed;
+    out->nan = acc.nan;
+    out->inf = acc.inf;
+    out->wrong_zero_sign = acc.wrong_zero_sign;
+    out->not_nan = acc.not_nan;
+    memcpy(out->distance, acc.distance, sizeof out->distance);
+
+    out->faithful_interval.exists = acc.unfaithful_zeros == 0;
+    if (out->faithful_interval.exists) {
+        out->faithful_interval.has_lo = acc.unfaithful_neg != NO_MAGNITUDE;
+        out->faithful_interval.lo = out->faithful_interval.has_lo ? acc.unfaithful_neg | sign_mask : 0;
+        out->faithful_interval.has_hi = acc.unfaithful_pos != NO_MAGNITUDE;
+        out->faithful_interval.hi = out->faithful_interval.has_hi ? acc.unfaithful_pos : 0;
+    }
+    out->has_zero_below = acc.nonzero_min != NO_KEY;
+    out->zero_below = out->has_zero_below ? key_to_bits(acc.nonzero_min, sign_mask) : 0;
+    return GA_STATS_OK;
+}
+
+static int refine_point(struct ga_point *p, const struct ga_format *f, int which,
+                        ga_stats_truth_fn truth, void *ctx)
+{
+    struct ga_truth t;
+    struct ga_error e;
+    int status;
+
+    if (!p->has)
+        return 0;
+    status = truth(ctx, p->x, &t);
+    if (status != 0)
+        return status;
+    ga_error_measure(f, p->y, &t, &e);
+    p->error = which == 0 ? e.ulp : which == 1 ? e.rel : e.abs;
+    p->exact = t.exact;
+    return 0;
+}
+
+int ga_summary_refine(struct ga_summary *s, const struct ga_format *f, ga_stats_truth_fn truth,
+                      void *ctx)
+{
+    int status = refine_point(&s->max_ulp, f, 0, truth, ctx);
+    if (status == 0)
+        status = refine_point(&s->max_rel, f, 1, truth, ctx);
+    if (status == 0)
+        status = refine_point(&s->max_abs, f, 2, truth, ctx);
+    return status;
+}

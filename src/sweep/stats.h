@@ -1,0 +1,164 @@
+/* Error statistics of one (implementation, format, reference): an accumulator
+ * that a sweep feeds input by input, one per thread, merged at the end.
+ *
+ * Deterministic: add and merge are exactly commutative and associative
+ * (integer counters, exact integer sums, maxima with a total-order tie-break),
+ * so the figures are bit-identical whatever the input order and thread count.
+ * Small: about 375 KB, no per-input storage.  Per region (region.h) there is
+ * one sub-accumulator; "all" is their union, formed when summarizing.
+ *
+ * Metric definitions (error measures themselves in error.h):
+ * - count: inputs; correctly_rounded, faithful: inputs whose output is so.
+ * - measured: inputs whose ulp error is defined (neither output nor truth NaN);
+ *   finite: those with a finite ulp error.
+ * - max_ulp / max_rel / max_abs: the largest ulp / relative / absolute error
+ *   over the measured inputs (+inf possible), with the input x, output y and
+ *   exact value where it occurs; ties go to the smaller encoding of x.
+ * - mean_ulp: mean ulp error over the finite ones.  Each error is truncated
+ *   to 32 significant bits (relative change < 2^-32) and errors below
+ *   2^-64 ulp count as 0; the sum of the truncated errors is exact.
+ * - p50, p95, p99: nearest-rank percentiles of the ulp error over the
+ *   measured inputs (the ceil(q N)-th smallest), reported as the upper edge of
+ *   its histogram bin: at most 0.4 % above the true value on [2^-16, 2^32)
+ *   ulp, at most a factor 2 above outside it (histogram.h); +inf when it
+ *   falls on an infinite error.
+ * - distance[]: inputs per bucket of ordinal distance from the correctly
+ *   rounded result (histogram.h: 0, 1, 2, 3-4, ..., > 2^20, then inf, nan,
+ *   not_nan outputs).  Bucket 0 includes zeros of the wrong sign.
+ * - flushed_to_zero: output +-0 where the correctly rounded result is not
+ *   zero (so a truth that underflows to zero is not counted).
+ * - nan: NaN output where the truth is not NaN; inf: +-inf output where the
+ *   correctly rounded result is finite; not_nan: a number where the truth is
+ *   NaN; wrong_zero_sign: output and correctly rounded result are zeros of
+ *   opposite signs.
+ * - faithful_interval: the widest interval around 0 on which every output is
+ *   faithful: every input x with lo < x < hi is faithful, where lo is the
+ *   largest negative input (-inf included) and hi the smallest positive
+ *   input whose output is not faithful; no lo / no hi: that whole side is
+ *   faithful.  It does not exist when an input +-0 is not faithful.
+ * - zero_below: the least finite input whose output is not +-0 (NaN is not
+ *   +-0): every finite input below it gives +-0.  Equal to the largest
+ *   negative finite value when no input is flushed; absent when every finite
+ *   input gives +-0. */
+#ifndef GA_STATS_H
+#define GA_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/format.h"
+#include "sweep/error.h"
+#include "sweep/histogram.h"
+#include "sweep/region.h"
+#include "truth/truth.h"
+
+/* Per-region state; read it through ga_stats_summarize. */
+struct ga_stats_point {
+    double error;             /* -1 until an input is measured */
+    struct ga_exact exact;
+    ga_bits x, y;
+};
+
+/* Mean sum buckets by binary exponent of the error, 2^-64 .. 2^1023. */
+#define GA_ULP_SUM_MIN_EXP (-64)
+#define GA_ULP_SUM_BUCKETS (1024 - GA_ULP_SUM_MIN_EXP)
+
+/* Everything of a region but its two arrays. */
+struct ga_tally {
+    uint64_t count, correct, faithful, measured, finite;
+    uint64_t flushed, nan, inf, wrong_zero_sign, not_nan;
+    uint64_t unfaithful_zeros;   /* inputs +-0 whose output is not faithful */
+    uint64_t distance[GA_DIST_BUCKETS];
+    struct ga_stats_point max_ulp, max_rel, max_abs;
+    ga_bits unfaithful_neg;      /* least magnitude of a negative unfaithful input; UINT32_MAX: none */
+    ga_bits unfaithful_pos;
+    int64_t nonzero_min;         /* least key of a finite input with an output not +-0; INT64_MAX: none */
+};
+
+struct ga_region_stats {
+    struct ga_tally tally;
+    /* sum of (32-bit significand) * 2^(exponent - 31) of the finite errors,
+     * by exponent: each bucket stays below count * 2^32 < 2^64 */
+    uint64_t ulp_sum[GA_ULP_SUM_BUCKETS];
+    uint32_t ulp_bins[GA_ULP_BINS];  /* a region holds fewer than 2^32 inputs */
+};
+
+struct ga_stats {
+    const struct ga_format *format;
+    struct ga_error_format err;
+    struct ga_region_bounds bounds;
+    struct ga_region_stats region[GA_REGION_COUNT];
+};
+
+/* Status codes. */
+enum ga_stats_status {
+    GA_STATS_OK = 0,
+    GA_STATS_FULL = -1,      /* a region would reach 2^32 inputs */
+    GA_STATS_MISMATCH = -2,  /* merging accumulators of different formats */
+    GA_STATS_BAD_REGION = -3,
+};
+
+/* Empty accumulator for format f.  The struct is large: allocate it (or use
+ * ga_stats_new). */
+void ga_stats_init(struct ga_stats *s, const struct ga_format *f);
+/* malloc + init; NULL when out of memory.  Free with ga_stats_free. */
+struct ga_stats *ga_stats_new(const struct ga_format *f);
+void ga_stats_free(struct ga_stats *s);
+
+/* Account output y of input x, whose truth is t.  No overflow check: a
+ * region must stay below 2^32 inputs (an exhaustive float32 sweep does). */
+void ga_stats_add(struct ga_stats *s, ga_bits x, ga_bits y, const struct ga_truth *t);
+/* n inputs at once.  Returns GA_STATS_FULL, adding nothing, when a region
+ * could reach 2^32 inputs. */
+int ga_stats_add_batch(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
+                       const struct ga_truth *t, size_t n);
+/* into += from.  GA_STATS_MISMATCH or GA_STATS_FULL leave `into` unchanged. */
+int ga_stats_merge(struct ga_stats *into, const struct ga_stats *from);
+
+/* Where a maximum is reached. */
+struct ga_point {
+    bool has;                /* false when no input was measured */
+    double error;
+    ga_bits x, y;
+    struct ga_exact exact;
+};
+
+struct ga_faithful_interval {
+    bool exists;             /* false when an input +-0 is not faithful */
+    bool has_lo, has_hi;     /* false: that side is faithful all the way */
+    ga_bits lo, hi;          /* faithful on the open interval (lo, hi) */
+};
+
+/* Final figures of one region (or GA_REGION_ALL), for report writers. */
+struct ga_summary {
+    enum ga_region region;
+    uint64_t count, correctly_rounded, faithful, measured, finite;
+    struct ga_point max_ulp, max_rel, max_abs;
+    double mean_ulp;         /* NaN when finite = 0 */
+    double p50, p95, p99;    /* NaN when measured = 0 */
+    uint64_t flushed_to_zero, nan, inf, wrong_zero_sign, not_nan;
+    uint64_t distance[GA_DIST_BUCKETS];
+    struct ga_faithful_interval faithful_interval;
+    bool has_zero_below;
+    ga_bits zero_below;
+};
+
+/* Returns GA_STATS_OK or GA_STATS_BAD_REGION. */
+int ga_stats_summarize(const struct ga_stats *s, enum ga_region r, struct ga_summary *out);
+
+/* Inputs of region r (or all) whose ulp error falls in histogram bin `bin`. */
+uint64_t ga_stats_ulp_bin_count(const struct ga_stats *s, enum ga_region r, unsigned bin);
+
+/* A truth source for refinement, e.g. a wrapper of ga_truth_mpfr. */
+typedef int (*ga_stats_truth_fn)(void *ctx, ga_bits x, struct ga_truth *out);
+
+/* Recompute max_ulp, max_rel and max_abs of a summary from a better truth of
+ * their inputs (the fast oracle's exact values are good to ~2^-40, MPFR's to
+ * 2^-50).  Only the recorded points are refined: a near-tie with another
+ * input stays as the sweep decided it.  Returns 0, or the first nonzero
+ * status of `truth` (the summary is then partly refined). */
+int ga_summary_refine(struct ga_summary *s, const struct ga_format *f, ga_stats_truth_fn truth,
+                      void *ctx);
+
+#endif

@@ -1,0 +1,63 @@
+/* The sweep engine: one pass over a domain that measures several
+ * implementations against several references at once.  Each chunk of inputs
+ * gets its truths computed once per reference; every implementation runs on
+ * it, and its outputs feed a per-thread statistics accumulator.  Accumulators
+ * merge exactly (stats.h), so results do not depend on the thread count. */
+#ifndef GA_SWEEP_H
+#define GA_SWEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "impls/impl.h"
+#include "sweep/domain.h"
+#include "sweep/stats.h"
+#include "truth/truth.h"
+
+/* Inputs per chunk: the unit of work of a thread, and of a kernel batch. */
+#define GA_SWEEP_CHUNK 4096
+
+/* One (implementation, reference) pair to measure.  Outputs come from
+ * impl->run, or, when impl is NULL, from `outputs` (index i of the domain
+ * gives outputs[i]: graded outputs computed elsewhere). */
+struct ga_measurement {
+    const struct ga_impl *impl;
+    const ga_bits *outputs;
+    enum ga_function reference;
+    /* results */
+    struct ga_stats *stats;
+    uint64_t failed_inputs;             /* inputs in batches the kernel failed */
+    bool failed;
+    uint64_t failure_start;             /* domain index of the first failed batch */
+    struct ga_run_failure failure;      /* the first failure, in domain order */
+};
+
+struct ga_sweep_options {
+    enum ga_oracle oracle;
+    int threads;                        /* 0: OpenMP's default */
+    /* called from one thread, about twice a second; may be NULL */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
+};
+
+enum ga_sweep_status {
+    GA_SWEEP_OK = 0,
+    GA_SWEEP_NO_MEMORY = -1,
+    GA_SWEEP_UNDECIDED = -2,            /* the oracle hit its precision cap */
+    GA_SWEEP_BAD_FORMAT = -3,           /* an implementation lacks the format */
+};
+
+/* Fill the stats of every measurement (allocated here; free with
+ * ga_measurement_clear).  On GA_SWEEP_UNDECIDED, *undecided_input is set. */
+int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
+                 struct ga_measurement *m, size_t count, const struct ga_sweep_options *o,
+                 ga_bits *undecided_input);
+
+void ga_measurement_clear(struct ga_measurement *m);
+
+/* The summary of a region, with its worst points' exact values recomputed by
+ * the MPFR oracle, so that reported maxima do not depend on the oracle used. */
+int ga_measurement_summary(const struct ga_measurement *m, enum ga_region r,
+                           struct ga_summary *out);
+
+#endif

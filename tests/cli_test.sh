@@ -1,0 +1,53 @@
+#!/bin/bash
+# The command line: outputs of 'truth', and clear errors with exit status 2.
+. "${top_srcdir:-.}/tests/tap.sh"
+
+# float32 encodings of values from published tables, rounded independently:
+# gelu(1) = Phi(1) = 0.8413447460685429 -> float32 0x3f57625f (hardware
+# rounding via python's struct), and special values by convention.
+check "gelu(1) in float32" \
+    bash -c "[ \"\$($GELU_ACC truth --format float32 1 | cut -d' ' -f2)\" = 0x$(python3 -c 'import struct;print(struct.pack(">f",0.8413447460685429).hex())') ]"
+check "special values in bfloat16" \
+    bash -c "[ \"\$($GELU_ACC truth --format bfloat16 nan inf -inf 0 -0 | cut -d' ' -f1,2 | tr '\n' ' ')\" = '0x7fc0 0x7fc0 0x7f80 0x7f80 0xff80 0x8000 0x0000 0x0000 0x8000 0x8000 ' ]"
+check "--all answers every bfloat16 input in order" \
+    bash -c "$GELU_ACC truth --format bfloat16 --all > $tmp/all && [ \$(wc -l < $tmp/all) -eq 65536 ] && [ \"\$(sed -n 16257p $tmp/all | cut -d' ' -f1)\" = 0x3f80 ]"
+check "--all answers every float16 input of the tanh form" \
+    bash -c "[ \$($GELU_ACC truth --format float16 --function gelu_tanh --all | wc -l) -eq 65536 ]"
+# float32 bits: x/2 of a subnormal x = 3*2^-149 is halfway and gelu(x) > x/2,
+# so it rounds up for x > 0 and towards zero for x < 0; gelu(-14) is the
+# subnormal -0.5*14*erfc(14/sqrt2) (Python's double erfc, far from a tie:
+# 78.0 units of 2^-149); gelu(-15) is below half the smallest subnormal.
+tail=$(python3 -c 'import math; print("0x%08x" % (0x80000000 | round(0.5*14*math.erfc(14/math.sqrt(2)) / 2**-149)))')
+check "float32 bits from stdin, tail and subnormal results" \
+    bash -c "printf '0x00000003\n# comment\n\n0x80000003\nc1600000\nc1700000\n' | $GELU_ACC truth --format float32 --bits --input - > $tmp/bits &&
+             [ \"\$(cut -d' ' -f2 $tmp/bits | tr '\n' ' ')\" = '0x00000002 0x80000001 $tail 0x80000000 ' ]"
+check "bits and values agree" \
+    bash -c "[ \"\$($GELU_ACC truth --format float32 -14.0 | cut -d' ' -f2)\" = \"\$(echo 0xc1600000 | $GELU_ACC truth --format float32 --bits --input - | cut -d' ' -f2)\" ]"
+
+check "unknown format: status 2 and the name" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC truth --format bf16 1 && stderr_has \"unknown format 'bf16'\""
+check "unknown function" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC truth --format float32 --function relu 1 && stderr_has \"unknown function 'relu'\""
+check "unparsable number names the argument" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC truth --format float32 1 zz && stderr_has \"argument 2: 'zz'\""
+check "bad encoding names the line" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; printf '3c00\n\nxyz\n' > $tmp/in; expect_status 2 $GELU_ACC truth --format float16 --bits --input $tmp/in && stderr_has \"$tmp/in:3: 'xyz'\""
+check "encoding too wide names the line" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; printf '0x13c00\n' > $tmp/in; expect_status 2 $GELU_ACC truth --format float16 --bits --input $tmp/in && stderr_has 'wider than float16'"
+check "unreadable file" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC truth --format float16 --bits --input /nonexistent/x && stderr_has '/nonexistent/x: cannot open'"
+check "--all refuses float32" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC truth --format float32 --all && stderr_has '16-bit'"
+check "unknown command" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC frobnicate && stderr_has \"unknown command 'frobnicate'\""
+check "--help and --version" \
+    bash -c "$GELU_ACC --help | grep -q truth && $GELU_ACC --version | grep -q gelu-acc"
+check "sweep: unknown implementation" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC sweep --impl nope --format float16 && stderr_has \"unknown implementation 'nope'\""
+check "sweep: implementation lacking the format" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC sweep --impl erf_native --format float32 && stderr_has 'no float32 version'"
+check "sweep: bad domain" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC sweep --impl erf --format float16 --domain range:3:1 && stderr_has 'A is above B'"
+check "report: refuses a directory it did not write" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; mkdir $tmp/mine && touch $tmp/mine/notes.txt && expect_status 2 $GELU_ACC report --out $tmp/mine --formats float16 && stderr_has 'did not write' && [ -f $tmp/mine/notes.txt ] && [ ! -f $tmp/mine/float16.md ]"
+finish

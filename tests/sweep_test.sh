@@ -1,0 +1,19 @@
+#!/bin/bash
+# Sweeps are deterministic: same bits whatever the thread count and oracle.
+. "${top_srcdir:-.}/tests/tap.sh"
+
+sweep() { "$GELU_ACC" sweep --json "$@"; }
+
+check "bfloat16 erf: 1 thread = 2 threads" \
+    bash -c "$(declare -f sweep); GELU_ACC=$GELU_ACC; sweep --impl erf --format bfloat16 --threads 1 > $tmp/a && sweep --impl erf --format bfloat16 --threads 2 > $tmp/b && cmp $tmp/a $tmp/b"
+check "float32 tanh on a random sample: 1 thread = 2 threads" \
+    bash -c "$(declare -f sweep); GELU_ACC=$GELU_ACC; sweep --impl tanh --format float32 --reference gelu_tanh --domain random:50000:7 --threads 1 > $tmp/a && sweep --impl tanh --format float32 --reference gelu_tanh --domain random:50000:7 --threads 2 > $tmp/b && cmp $tmp/a $tmp/b"
+check "float16 quick: fast oracle = MPFR oracle" \
+    bash -c "$(declare -f sweep); GELU_ACC=$GELU_ACC; sweep --impl quick --format float16 --oracle fast | sed 's/\"oracle\": \"fast\"//' > $tmp/a && sweep --impl quick --format float16 --oracle mpfr | sed 's/\"oracle\": \"mpfr\"//' > $tmp/b && cmp $tmp/a $tmp/b"
+check "float32 erf on [-6, -5]: fast oracle = MPFR oracle" \
+    bash -c "$(declare -f sweep); GELU_ACC=$GELU_ACC; sweep --impl erf --format float32 --domain range:-6:-5.99 --oracle fast | sed 's/\"oracle\": \"fast\"//' > $tmp/a && sweep --impl erf --format float32 --domain range:-6:-5.99 --oracle mpfr | sed 's/\"oracle\": \"mpfr\"//' > $tmp/b && cmp $tmp/a $tmp/b"
+check "range domain visits every encoding in [A, B]" \
+    bash -c "[ \"\$($GELU_ACC sweep --impl erfc --format bfloat16 --domain range:-1:1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"count\"])')\" = $(( 2 * (0x3f80 + 1) )) ]"
+check "a file domain counts its lines" \
+    bash -c "printf '0x3c00\n0xbc00\n0x0000\n' > $tmp/in && [ \"\$($GELU_ACC sweep --impl erfc --format float16 --domain file:$tmp/in --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"count\"])')\" = 3 ]"
+finish

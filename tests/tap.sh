@@ -1,0 +1,43 @@
+# TAP helpers for the shell tests: source it, call check, then finish.
+# GELU_ACC: the program under test (set by make check).
+: "${GELU_ACC:=./gelu-acc}"
+tap_count=0
+tap_failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# check DESCRIPTION COMMAND...: ok when COMMAND succeeds.
+check() {
+    local description=$1
+    shift
+    tap_count=$((tap_count + 1))
+    if "$@" >"$tmp/check.out" 2>&1; then
+        echo "ok $tap_count - $description"
+    else
+        echo "not ok $tap_count - $description"
+        sed 's/^/# /' "$tmp/check.out" | head -20
+        tap_failed=$((tap_failed + 1))
+    fi
+}
+
+# expect_status STATUS COMMAND...: the command exits with STATUS.
+expect_status() {
+    local want=$1 got=0
+    shift
+    "$@" >"$tmp/out" 2>"$tmp/err" || got=$?
+    if [ "$got" -ne "$want" ]; then
+        echo "exit status $got, expected $want; stderr:"
+        cat "$tmp/err"
+        return 1
+    fi
+}
+
+# stderr_has TEXT: the last expect_status printed TEXT on stderr.
+stderr_has() {
+    grep -qF -- "$1" "$tmp/err" || { echo "stderr lacks '$1':"; cat "$tmp/err"; return 1; }
+}
+
+finish() {
+    echo "1..$tap_count"
+    [ "$tap_failed" -eq 0 ]
+}
