@@ -30,5 +30,8 @@ int ga_cmd_truth(int argc, char **argv);
 int ga_cmd_list(int argc, char **argv);
 int ga_cmd_sweep(int argc, char **argv);
 int ga_cmd_report(int argc, char **argv);
+int ga_cmd_inputs(int argc, char **argv);
+int ga_cmd_grade(int argc, char **argv);
+int ga_cmd_check(int argc, char **argv);
 
 #endif

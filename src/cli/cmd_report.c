@@ -100,9 +100,10 @@ static size_t plan(const struct ga_format *f, struct ga_measurement *m)
         const struct ga_impl *impl = ga_catalogue_at(i);
         if (!ga_impl_supports(impl, f))
             continue;
-        m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU };
+        m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU, .want_profile = true };
         if (impl->approximates == GA_GELU_TANH)
-            m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU_TANH };
+            m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU_TANH,
+                                              .want_profile = true };
     }
     return n;
 }

@@ -14,6 +14,9 @@ static const struct command {
     { "list", ga_cmd_list, "the built-in implementations and what they model" },
     { "sweep", ga_cmd_sweep, "measure one implementation over a domain of inputs" },
     { "report", ga_cmd_report, "error tables of the whole catalogue, per format" },
+    { "inputs", ga_cmd_inputs, "write an input set for kernels run elsewhere" },
+    { "grade", ga_cmd_grade, "measure outputs computed elsewhere (GPU, PyTorch, JAX)" },
+    { "check", ga_cmd_check, "regression-test kernels against a baseline file" },
 };
 
 static void usage(FILE *out)

@@ -21,6 +21,7 @@ int ga_result_from_measurement(struct ga_result *r, const struct ga_measurement 
     r->failed = m->failed;
     r->failed_inputs = m->failed_inputs;
     r->failure = m->failure;
+    r->profile = m->profile;
     if (m->failed) {
         ga_domain_fill(d, m->failure.first, 1, &r->failure_first);
         ga_domain_fill(d, m->failure.last, 1, &r->failure_last);

@@ -18,6 +18,7 @@ struct ga_result {
     uint64_t failed_inputs;
     struct ga_run_failure failure;   /* domain indices */
     ga_bits failure_first, failure_last;  /* its inputs */
+    const struct ga_profile *profile;     /* the measurement's, when it kept one */
 };
 
 /* Summarize a measurement.  A NULL impl (graded outputs) takes `name`. */

@@ -15,18 +15,20 @@ void ga_error_format_init(struct ga_error_format *c, const struct ga_format *f)
     c->precision = f->precision;
     c->sign_mask = ga_sign_mask(f);
     c->inf_magnitude = ga_infinity(f, false);
-    c->mant_mask = ((ga_bits)1 << c->mbits) - 1;
-    c->rebias = 1023 - f->emax;  /* IEEE bias of the format is emax */
+    c->min_normal = (ga_bits)1 << c->mbits;
     c->ulp_exp_min = f->emin - f->precision + 1;
     c->subnormal_unit = ldexp(1.0, c->ulp_exp_min);
     c->two_p = ldexp(1.0, f->precision);
+    c->value_shift = 52 - c->mbits;
+    c->sign_shift = 64 - f->bits;
+    c->value_bias = (uint64_t)(1023 - f->emax) << 52;  /* the format's bias is emax */
 }
 
 /* 2^k, exact; built from its bits inside the normal double range. */
 static inline double pow2(long k)
 {
     if (k >= -1022 && k <= 1023)
-        return ga_error_from_bits_((uint64_t)(k + 1023) << 52);
+        return ga_error_from_bits((uint64_t)(k + 1023) << 52);
     return ldexp(1.0, k < -1100 ? -1100 : k > 1100 ? 1100 : (int)k);
 }
 
@@ -100,7 +102,7 @@ void ga_error_compute_general(const struct ga_error_format *c, ga_bits y, const 
         set_all(out, flags & GA_ERR_CORRECT ? 0.0 : INFINITY);
     } else if (mant == 0.0) {
         /* f = +-0: the ulp is the subnormal one; only +-0 itself is faithful. */
-        double ys = y_inf ? INFINITY : ga_error_value_(c, ymag);
+        double ys = y_inf ? INFINITY : ga_error_value(c, ymag);
         out->ulp = ys * pow2(-c->ulp_exp_min);
         out->abs = ys;
         out->rel = ys == 0.0 ? 0.0 : INFINITY;
@@ -110,7 +112,7 @@ void ga_error_compute_general(const struct ga_error_format *c, ga_bits y, const 
         long u = (e < c->emin ? c->emin : e) - c->precision + 1;
         long k = E - u;          /* <= p */
         double scale = pow2(-u);
-        double ys = ga_error_value_(c, y);
+        double ys = ga_error_value(c, y);
         double yv = ys * scale;  /* exact: y is a multiple of the subnormal ulp */
         if (k >= GA_ERROR_TINY_SCALE_EXP) {
             double mv = mant * pow2(k);  /* exact */
@@ -120,7 +122,7 @@ void ga_error_compute_general(const struct ga_error_format *c, ga_bits y, const 
             out->rel = d / fabs(mv);
             if (check_bracket) {
                 double rv = rmag == c->inf_magnitude ? (r & c->sign_mask ? -INFINITY : INFINITY)
-                                                     : ga_error_value_(c, r) * scale;
+                                                     : ga_error_value(c, r) * scale;
                 side = mv > rv ? 1 : mv < rv ? -1 : 0;
             }
         } else {
@@ -133,7 +135,7 @@ void ga_error_compute_general(const struct ga_error_format *c, ga_bits y, const 
                 long s = -E;
                 out->rel = ldexp(fabs(ys) / fabs(mant), s > 4000 ? 4000 : (int)s);
             }
-            /* r is the zero of f's sign, or (oracle permitting) further out. */
+            /* f lies between 0 and r; when r is a zero, on the side of its sign */
             side = rmag != 0 ? ((r & c->sign_mask) ? 1 : -1) : (mant > 0 ? 1 : -1);
         }
         if (y_inf)

@@ -6,7 +6,8 @@
  *   subnormal ulp 2^(emin - p + 1) for f = 0 (GELU-FACTS section 3).  Computed
  *   on values scaled by 2^-ulp, so exact values far below the double range keep
  *   their ulp; a part below 2^-1000 ulp is dropped.  +inf for an infinite
- *   output where the truth is finite.
+ *   output where the truth is finite; for f = +-inf, 0 when y is that
+ *   infinity and +inf otherwise.
  * - relative error: |y - f| / |f|; for f = 0 (x = +-0 or -inf) it is 0 when y
  *   is a zero and +inf otherwise.
  * - absolute error: |y - f| as a double (values below 2^-1074 underflow to 0).
@@ -27,6 +28,7 @@
 #define GA_ERROR_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -63,11 +65,14 @@ struct ga_error_format {
     int emin, emax, precision;
     ga_bits sign_mask;
     ga_bits inf_magnitude;     /* magnitudes above it are NaN */
-    ga_bits mant_mask;
-    int rebias;                /* double biased exponent = format exponent field + rebias */
-    double subnormal_unit;     /* 2^(emin - p + 1): value of mantissa field 1 when subnormal */
+    ga_bits min_normal;        /* magnitudes below it are subnormal or zero */
     int ulp_exp_min;           /* emin - p + 1 */
+    double subnormal_unit;     /* 2^(emin - p + 1): value of mantissa field 1 when subnormal */
     double two_p;              /* 2^p: ulp errors of normal exact values are |y 2^-exp - mant| 2^p */
+    /* a normal magnitude m is the double of bits (m << value_shift) + value_bias */
+    int value_shift;           /* 52 - mbits */
+    int sign_shift;            /* 64 - bits: moves the sign bit to the double's */
+    uint64_t value_bias;       /* (1023 - emax) << 52: rebias of the exponent field */
 };
 
 void ga_error_format_init(struct ga_error_format *c, const struct ga_format *f);
@@ -76,7 +81,7 @@ void ga_error_format_init(struct ga_error_format *c, const struct ga_format *f);
 void ga_error_compute_general(const struct ga_error_format *c, ga_bits y, const struct ga_truth *t,
                               struct ga_error *out);
 
-static inline double ga_error_from_bits_(uint64_t b)
+static inline double ga_error_from_bits(uint64_t b)
 {
     double d;
     memcpy(&d, &b, sizeof d);
@@ -84,14 +89,15 @@ static inline double ga_error_from_bits_(uint64_t b)
 }
 
 /* The value of a finite encoding, exactly (every format value is a double). */
-static inline double ga_error_value_(const struct ga_error_format *c, ga_bits x)
+static inline double ga_error_value(const struct ga_error_format *c, ga_bits x)
 {
     ga_bits mag = x & ~c->sign_mask;
-    ga_bits field = mag >> c->mbits;
-    double v = field == 0 ? (double)mag * c->subnormal_unit
-             : ga_error_from_bits_((uint64_t)(field + (ga_bits)c->rebias) << 52
-                                   | (uint64_t)(mag & c->mant_mask) << (52 - c->mbits));
-    return (x & c->sign_mask) ? -v : v;
+    uint64_t sign = (uint64_t)(x & c->sign_mask) << c->sign_shift;
+    if (mag < c->min_normal) {
+        double v = (double)mag * c->subnormal_unit;
+        return sign ? -v : v;
+    }
+    return ga_error_from_bits((((uint64_t)mag << c->value_shift) + c->value_bias) | sign);
 }
 
 /* The error of output y against truth t: the hot path of a sweep, inline for
@@ -108,13 +114,19 @@ ga_error_compute(const struct ga_error_format *c, ga_bits y, const struct ga_tru
     double mant = t->exact.mant, am = fabs(mant);
     long E = t->exact.exp;  /* |f| in [2^(E-1), 2^E) */
 
+    /* y, r finite nonzero; emin < E <= emax + 1; 0.5 <= |mant| < 1 (the bit
+     * patterns of doubles are ordered like their values) */
+    uint64_t am_bits;
+    memcpy(&am_bits, &am, sizeof am_bits);
+    bool normal_mant = am_bits - 0x3fe0000000000000u < 0x0010000000000000u;
     if (ymag - 1 < c->inf_magnitude - 1 && rmag - 1 < c->inf_magnitude - 1
-        && E > c->emin && E <= c->emax + 1 && am >= 0.5 && am < 1.0) {
-        double scale = ga_error_from_bits_((uint64_t)(1023 - E) << 52);  /* 2^-E */
-        double yv = ga_error_value_(c, y) * scale;                       /* exact */
+        && (unsigned long)(E - c->emin - 1) < (unsigned long)(c->emax - c->emin + 1)
+        && normal_mant) {
+        double scale = ga_error_from_bits((uint64_t)(1023 - E) << 52);  /* 2^-E */
+        double yv = ga_error_value(c, y) * scale;                       /* exact */
         double q = fabs(yv - mant);                                      /* one rounding */
         out->ulp = q * c->two_p;
-        out->abs = q * ga_error_from_bits_((uint64_t)(1023 + E) << 52);
+        out->abs = q * ga_error_from_bits((uint64_t)(1023 + E) << 52);
         out->rel = q / am;
         if (y == r) {
             out->flags = GA_ERR_CORRECT | GA_ERR_FAITHFUL;
@@ -127,17 +139,17 @@ ga_error_compute(const struct ga_error_format *c, ga_bits y, const struct ga_tru
         out->flags = 0;
         if (d == 1 || d == -1) {
             /* next to r: faithful when on f's side of r (f is then between them) */
-            double rv = ga_error_value_(c, r) * scale;
+            double rv = ga_error_value(c, r) * scale;
             if ((mant > rv && yv > rv) || (mant < rv && yv < rv))
                 out->flags = GA_ERR_FAITHFUL;
         }
         return;
     }
-    if (y == r && ymag == 0 && E <= c->emin && am >= 0.5 && am < 1.0) {
+    if (y == r && ymag == 0 && E <= c->emin && normal_mant) {
         /* the truth underflows to this zero (the far left tail): f is below
          * the normal range, its ulp the subnormal one */
         long k = E - c->ulp_exp_min;
-        double d = k < GA_ERROR_TINY_SCALE_EXP ? 0.0 : am * ga_error_from_bits_((uint64_t)(1023 + k) << 52);
+        double d = k < GA_ERROR_TINY_SCALE_EXP ? 0.0 : am * ga_error_from_bits((uint64_t)(1023 + k) << 52);
         out->ulp = d;
         out->abs = d * c->subnormal_unit;
         out->rel = 1.0;

@@ -1,7 +1,8 @@
 /* The statistics accumulator: add, merge, summarize.  Definitions in stats.h.
- * The add path runs for every input of a sweep (4.3e9 for float32): it takes
- * bins and sums from the bits of the error and touches rare counters only
- * behind one flag test. */
+ * The add path runs for every input of a sweep (4.3e9 for float32): the
+ * common case, a correctly rounded output, costs one counter, one histogram
+ * bin, one sum bucket and four compares; everything else sits behind one
+ * test of the flags. */
 #include "sweep/stats.h"
 
 #include <math.h>
@@ -50,11 +51,20 @@ void ga_stats_free(struct ga_stats *s)
     free(s);
 }
 
-/* A key ordered like the values of x, with -0 just below +0. */
+static uint64_t tally_count(const struct ga_tally *t)
+{
+    uint64_t n = t->correct;
+    for (int i = 0; i < GA_DIST_BUCKETS; i++)
+        n += t->distance[i];
+    return n;
+}
+
+/* A key ordered like the values of x, with -0 just below +0: 2|x| for
+ * positive x, -2|x| - 1 = ~(2|x|) for negative x, without a branch. */
 static inline int64_t value_key(ga_bits x, ga_bits sign_mask)
 {
-    int64_t mag = (int64_t)(x & ~sign_mask);
-    return (x & sign_mask) ? -2 * mag - 1 : 2 * mag;
+    int64_t twice = 2 * (int64_t)(x & ~sign_mask);
+    return twice ^ -(int64_t)((x & sign_mask) != 0);
 }
 
 static ga_bits key_to_bits(int64_t key, ga_bits sign_mask)
@@ -66,15 +76,15 @@ static ga_bits key_to_bits(int64_t key, ga_bits sign_mask)
 
 /* Larger error wins; ties go to the smaller x, then the smaller y: a total
  * order, so the winner does not depend on the order of arrival. */
-static inline bool beats(double error, ga_bits x, ga_bits y, const struct ga_stats_point *p)
+static bool beats(double error, ga_bits x, ga_bits y, const struct ga_stats_point *p)
 {
     if (error != p->error)
         return error > p->error;
     return x != p->x ? x < p->x : y < p->y;
 }
 
-static inline void point_offer(struct ga_stats_point *p, double error, ga_bits x, ga_bits y,
-                               const struct ga_exact *exact)
+static void point_offer(struct ga_stats_point *p, double error, ga_bits x, ga_bits y,
+                        const struct ga_exact *exact)
 {
     if (beats(error, x, y, p)) {
         p->error = error;
@@ -84,6 +94,8 @@ static inline void point_offer(struct ga_stats_point *p, double error, ga_bits x
     }
 }
 
+/* Adds the error truncated to 32 significant bits, exactly: its significand
+ * to the bucket of its binary exponent. */
 static inline void sum_add(uint64_t *sum, double e)
 {
     uint64_t b;
@@ -94,27 +106,37 @@ static inline void sum_add(uint64_t *sum, double e)
             += ((b & (((uint64_t)1 << 52) - 1)) | (uint64_t)1 << 52) >> 21;
 }
 
-/* The rare events: anything but a faithful or correctly rounded output. */
-static void add_flags(struct ga_tally *rs, const struct ga_error *e)
+/* Everything but the common case. */
+static void add_other(struct ga_tally *rs, const struct ga_region_bounds *b, ga_bits x,
+                      const struct ga_error *e)
 {
+    unsigned bucket;
+
+    rs->faithful += (e->flags & GA_ERR_FAITHFUL) != 0;
     rs->flushed += (e->flags & GA_ERR_FLUSHED) != 0;
     rs->nan += (e->flags & GA_ERR_NAN) != 0;
     rs->inf += (e->flags & GA_ERR_INF) != 0;
     rs->wrong_zero_sign += (e->flags & GA_ERR_ZERO_SIGN) != 0;
     rs->not_nan += (e->flags & GA_ERR_NOT_NAN) != 0;
-}
 
-static void add_unfaithful(struct ga_tally *rs, const struct ga_region_bounds *b, ga_bits x)
-{
-    ga_bits mag = x & ~b->sign_mask;
-    if (mag > b->inf)
-        return;  /* NaN inputs lie on no side of 0 */
-    if (mag == 0)
-        rs->unfaithful_zeros++;
-    else if (x & b->sign_mask)
-        rs->unfaithful_neg = mag < rs->unfaithful_neg ? mag : rs->unfaithful_neg;
+    if (e->distance == UINT64_MAX)
+        bucket = (e->flags & GA_ERR_NOT_NAN) ? GA_DIST_NOT_NAN
+               : GA_DIST_NAN;
     else
-        rs->unfaithful_pos = mag < rs->unfaithful_pos ? mag : rs->unfaithful_pos;
+        bucket = (e->flags & GA_ERR_INF) ? GA_DIST_INF : ga_distance_bucket(e->distance);
+    rs->distance[bucket]++;
+
+    if (!(e->flags & GA_ERR_FAITHFUL)) {
+        ga_bits mag = x & ~b->sign_mask;
+        if (mag > b->inf)
+            return;  /* NaN inputs lie on no side of 0 */
+        if (mag == 0)
+            rs->unfaithful_zeros++;
+        else if (x & b->sign_mask)
+            rs->unfaithful_neg = mag < rs->unfaithful_neg ? mag : rs->unfaithful_neg;
+        else
+            rs->unfaithful_pos = mag < rs->unfaithful_pos ? mag : rs->unfaithful_pos;
+    }
 }
 
 /* The format constants come as pointers to the callers' local copies: the
@@ -127,36 +149,17 @@ add_one(struct ga_region_stats *regions, const struct ga_error_format *c,
     struct ga_region_stats *region = &regions[ga_region_of(b, x, t->rounded)];
     struct ga_tally *rs = &region->tally;
     struct ga_error e;
-    const unsigned good = GA_ERR_CORRECT | GA_ERR_FAITHFUL;
 
     ga_error_compute(c, y, t, &e);
-    rs->count++;
-    rs->correct += e.flags & GA_ERR_CORRECT;
-    rs->faithful += (e.flags >> 1) & 1;
-    if (e.flags != good) {
-        if (e.flags & ~good)
-            add_flags(rs, &e);
-        if (!(e.flags & GA_ERR_FAITHFUL))
-            add_unfaithful(rs, b, x);
-    }
-
-    unsigned bucket;
-    if (e.distance <= 1)
-        bucket = (unsigned)e.distance;
-    else if (e.distance == UINT64_MAX)
-        bucket = (e.flags & GA_ERR_NOT_NAN) ? GA_DIST_NOT_NAN
-               : (e.flags & GA_ERR_NAN) ? GA_DIST_NAN : 0;  /* 0: NaN for NaN */
+    if (e.flags & GA_ERR_CORRECT)  /* then no other flag but faithful */
+        rs->correct++;
     else
-        bucket = (e.flags & GA_ERR_INF) ? GA_DIST_INF : ga_distance_bucket(e.distance);
-    rs->distance[bucket]++;
+        add_other(rs, b, x, &e);
 
     if (e.ulp == e.ulp) {  /* not NaN */
-        rs->measured++;
         region->ulp_bins[ga_ulp_bin(e.ulp)]++;
-        if (e.ulp < INFINITY) {
-            rs->finite++;
+        if (e.ulp < INFINITY)
             sum_add(region->ulp_sum, e.ulp);
-        }
         if (e.ulp >= rs->max_ulp.error)
             point_offer(&rs->max_ulp, e.ulp, x, y, &t->exact);
         if (e.rel >= rs->max_rel.error)
@@ -185,7 +188,7 @@ int ga_stats_add_batch(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
     const struct ga_error_format c = s->err;
     const struct ga_region_bounds b = s->bounds;
     for (int r = 0; r < GA_REGION_COUNT; r++)
-        if (n > COUNT_LIMIT || s->region[r].tally.count > COUNT_LIMIT - n)
+        if (n > COUNT_LIMIT || tally_count(&s->region[r].tally) > COUNT_LIMIT - n)
             return GA_STATS_FULL;
     for (size_t i = 0; i < n; i++)
         add_one(s->region, &c, &b, x[i], y[i], &t[i]);
@@ -200,11 +203,8 @@ static void point_merge(struct ga_stats_point *into, const struct ga_stats_point
 
 static void tally_merge(struct ga_tally *a, const struct ga_tally *b)
 {
-    a->count += b->count;
     a->correct += b->correct;
     a->faithful += b->faithful;
-    a->measured += b->measured;
-    a->finite += b->finite;
     a->flushed += b->flushed;
     a->nan += b->nan;
     a->inf += b->inf;
@@ -224,24 +224,23 @@ static void tally_merge(struct ga_tally *a, const struct ga_tally *b)
         a->nonzero_min = b->nonzero_min;
 }
 
-static void region_merge(struct ga_region_stats *a, const struct ga_region_stats *b)
-{
-    tally_merge(&a->tally, &b->tally);
-    for (int i = 0; i < GA_ULP_SUM_BUCKETS; i++)
-        a->ulp_sum[i] += b->ulp_sum[i];
-    for (int i = 0; i < GA_ULP_BINS; i++)
-        a->ulp_bins[i] += b->ulp_bins[i];
-}
-
 int ga_stats_merge(struct ga_stats *into, const struct ga_stats *from)
 {
     if (into->format->id != from->format->id)
         return GA_STATS_MISMATCH;
     for (int r = 0; r < GA_REGION_COUNT; r++)
-        if (into->region[r].tally.count > COUNT_LIMIT - from->region[r].tally.count)
+        if (tally_count(&into->region[r].tally)
+            > COUNT_LIMIT - tally_count(&from->region[r].tally))
             return GA_STATS_FULL;
-    for (int r = 0; r < GA_REGION_COUNT; r++)
-        region_merge(&into->region[r], &from->region[r]);
+    for (int r = 0; r < GA_REGION_COUNT; r++) {
+        struct ga_region_stats *a = &into->region[r];
+        const struct ga_region_stats *b = &from->region[r];
+        tally_merge(&a->tally, &b->tally);
+        for (int i = 0; i < GA_ULP_SUM_BUCKETS; i++)
+            a->ulp_sum[i] += b->ulp_sum[i];
+        for (int i = 0; i < GA_ULP_BINS; i++)
+            a->ulp_bins[i] += b->ulp_bins[i];
+    }
     return GA_STATS_OK;
 }
 
@@ -255,15 +254,20 @@ static bool region_span(enum ga_region r, int *first, int *last)
     return true;
 }
 
-uint64_t ga_stats_ulp_bin_count(const struct ga_stats *s, enum ga_region r, unsigned bin)
+static uint64_t bin_count(const struct ga_stats *s, int first, int last, unsigned bin)
 {
-    int first, last;
     uint64_t n = 0;
-    if (bin >= GA_ULP_BINS || !region_span(r, &first, &last))
-        return 0;
     for (int i = first; i <= last; i++)
         n += s->region[i].ulp_bins[bin];
     return n;
+}
+
+uint64_t ga_stats_ulp_bin_count(const struct ga_stats *s, enum ga_region r, unsigned bin)
+{
+    int first, last;
+    if (bin >= GA_ULP_BINS || !region_span(r, &first, &last))
+        return 0;
+    return bin_count(s, first, last, bin);
 }
 
 static struct ga_point point_out(const struct ga_stats_point *p)
@@ -282,7 +286,7 @@ static struct ga_point point_out(const struct ga_stats_point *p)
     return out;
 }
 
-/* Upper edge of the bin of the rank-th smallest measured error (rank >= 1). */
+/* Upper edge of the bin of the ceil(percent/100 * measured)-th smallest error. */
 static double percentile(const struct ga_stats *s, int first, int last, uint64_t measured,
                          unsigned percent)
 {
@@ -290,15 +294,12 @@ static double percentile(const struct ga_stats *s, int first, int last, uint64_t
     uint64_t seen = 0;
     if (measured == 0)
         return NAN;
-    if (rank == 0)
-        rank = 1;
     for (unsigned bin = 0; bin < GA_ULP_BINS; bin++) {
-        for (int r = first; r <= last; r++)
-            seen += s->region[r].ulp_bins[bin];
+        seen += bin_count(s, first, last, bin);
         if (seen >= rank)
             return ga_ulp_bin_upper(bin);
     }
-    return INFINITY;  /* unreachable while the bins add up to measured */
+    return INFINITY;  /* unreachable: the bins add up to measured */
 }
 
 static double mean(const struct ga_stats *s, int first, int last, uint64_t finite)
@@ -321,6 +322,7 @@ int ga_stats_summarize(const struct ga_stats *s, enum ga_region r, struct ga_sum
     int first, last;
     struct ga_tally acc;
     ga_bits sign_mask = s->bounds.sign_mask;
+    uint64_t measured = 0;
 
     if (!region_span(r, &first, &last))
         return GA_STATS_BAD_REGION;
@@ -328,26 +330,29 @@ int ga_stats_summarize(const struct ga_stats *s, enum ga_region r, struct ga_sum
     tally_init(&acc);
     for (int i = first; i <= last; i++)
         tally_merge(&acc, &s->region[i].tally);
+    for (unsigned bin = 0; bin < GA_ULP_BINS; bin++)
+        measured += bin_count(s, first, last, bin);
 
     out->region = r;
-    out->count = acc.count;
+    out->count = tally_count(&acc);
     out->correctly_rounded = acc.correct;
-    out->faithful = acc.faithful;
-    out->measured = acc.measured;
-    out->finite = acc.finite;
+    out->faithful = acc.correct + acc.faithful;
+    out->measured = measured;
+    out->finite = measured - bin_count(s, first, last, GA_ULP_BIN_INF);
     out->max_ulp = point_out(&acc.max_ulp);
     out->max_rel = point_out(&acc.max_rel);
     out->max_abs = point_out(&acc.max_abs);
-    out->mean_ulp = mean(s, first, last, acc.finite);
-    out->p50 = percentile(s, first, last, acc.measured, 50);
-    out->p95 = percentile(s, first, last, acc.measured, 95);
-    out->p99 = percentile(s, first, last, acc.measured, 99);
+    out->mean_ulp = mean(s, first, last, out->finite);
+    out->p50 = percentile(s, first, last, measured, 50);
+    out->p95 = percentile(s, first, last, measured, 95);
+    out->p99 = percentile(s, first, last, measured, 99);
     out->flushed_to_zero = acc.flushed;
     out->nan = acc.nan;
     out->inf = acc.inf;
     out->wrong_zero_sign = acc.wrong_zero_sign;
     out->not_nan = acc.not_nan;
     memcpy(out->distance, acc.distance, sizeof out->distance);
+    out->distance[0] += acc.correct;
 
     out->faithful_interval.exists = acc.unfaithful_zeros == 0;
     if (out->faithful_interval.exists) {
@@ -361,7 +366,9 @@ int ga_stats_summarize(const struct ga_stats *s, enum ga_region r, struct ga_sum
     return GA_STATS_OK;
 }
 
-static int refine_point(struct ga_point *p, const struct ga_format *f, int which,
+enum worst { WORST_ULP, WORST_REL, WORST_ABS };
+
+static int refine_point(struct ga_point *p, const struct ga_format *f, enum worst which,
                         ga_stats_truth_fn truth, void *ctx)
 {
     struct ga_truth t;
@@ -374,7 +381,7 @@ static int refine_point(struct ga_point *p, const struct ga_format *f, int which
     if (status != 0)
         return status;
     ga_error_measure(f, p->y, &t, &e);
-    p->error = which == 0 ? e.ulp : which == 1 ? e.rel : e.abs;
+    p->error = which == WORST_ULP ? e.ulp : which == WORST_REL ? e.rel : e.abs;
     p->exact = t.exact;
     return 0;
 }
@@ -382,10 +389,10 @@ static int refine_point(struct ga_point *p, const struct ga_format *f, int which
 int ga_summary_refine(struct ga_summary *s, const struct ga_format *f, ga_stats_truth_fn truth,
                       void *ctx)
 {
-    int status = refine_point(&s->max_ulp, f, 0, truth, ctx);
+    int status = refine_point(&s->max_ulp, f, WORST_ULP, truth, ctx);
     if (status == 0)
-        status = refine_point(&s->max_rel, f, 1, truth, ctx);
+        status = refine_point(&s->max_rel, f, WORST_REL, truth, ctx);
     if (status == 0)
-        status = refine_point(&s->max_abs, f, 2, truth, ctx);
+        status = refine_point(&s->max_abs, f, WORST_ABS, truth, ctx);
     return status;
 }

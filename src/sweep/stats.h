@@ -13,7 +13,8 @@
  *   finite: those with a finite ulp error.
  * - max_ulp / max_rel / max_abs: the largest ulp / relative / absolute error
  *   over the measured inputs (+inf possible), with the input x, output y and
- *   exact value where it occurs; ties go to the smaller encoding of x.
+ *   exact value where it occurs; ties go to the smaller encoding of x (then
+ *   of y).
  * - mean_ulp: mean ulp error over the finite ones.  Each error is truncated
  *   to 32 significant bits (relative change < 2^-32) and errors below
  *   2^-64 ulp count as 0; the sum of the truncated errors is exact.
@@ -32,14 +33,15 @@
  *   NaN; wrong_zero_sign: output and correctly rounded result are zeros of
  *   opposite signs.
  * - faithful_interval: the widest interval around 0 on which every output is
- *   faithful: every input x with lo < x < hi is faithful, where lo is the
- *   largest negative input (-inf included) and hi the smallest positive
+ *   faithful: every swept input x with lo < x < hi is faithful, where lo is
+ *   the largest negative input (-inf included) and hi the smallest positive
  *   input whose output is not faithful; no lo / no hi: that whole side is
  *   faithful.  It does not exist when an input +-0 is not faithful.
- * - zero_below: the least finite input whose output is not +-0 (NaN is not
- *   +-0): every finite input below it gives +-0.  Equal to the largest
- *   negative finite value when no input is flushed; absent when every finite
- *   input gives +-0. */
+ * - zero_below: the least finite input whose output is not +-0 (a NaN output
+ *   is not +-0): every finite input below it gives +-0.  With nothing
+ *   flushed it is the least finite input swept (-max in an exhaustive
+ *   sweep); absent when every finite input gives +-0.  Fed the correctly
+ *   rounded results as outputs, it is where the truth itself underflows. */
 #ifndef GA_STATS_H
 #define GA_STATS_H
 
@@ -64,16 +66,22 @@ struct ga_stats_point {
 #define GA_ULP_SUM_MIN_EXP (-64)
 #define GA_ULP_SUM_BUCKETS (1024 - GA_ULP_SUM_MIN_EXP)
 
-/* Everything of a region but its two arrays. */
+/* Everything of a region but its two arrays.  The common case, a correctly
+ * rounded output, is counted once in `correct`; the other counters count
+ * the other inputs.  A region's input count is correct plus the sum of
+ * distance[]; its measured inputs are the sum of ulp_bins[]. */
 struct ga_tally {
-    uint64_t count, correct, faithful, measured, finite;
+    /* read or written for every input: together at the start */
+    uint64_t correct;
+    int64_t nonzero_min;         /* least key of a finite input with an output not +-0; INT64_MAX: none */
+    struct ga_stats_point max_ulp, max_rel, max_abs;
+    /* the other inputs */
+    uint64_t faithful;           /* faithful but not correctly rounded */
     uint64_t flushed, nan, inf, wrong_zero_sign, not_nan;
     uint64_t unfaithful_zeros;   /* inputs +-0 whose output is not faithful */
     uint64_t distance[GA_DIST_BUCKETS];
-    struct ga_stats_point max_ulp, max_rel, max_abs;
     ga_bits unfaithful_neg;      /* least magnitude of a negative unfaithful input; UINT32_MAX: none */
     ga_bits unfaithful_pos;
-    int64_t nonzero_min;         /* least key of a finite input with an output not +-0; INT64_MAX: none */
 };
 
 struct ga_region_stats {

@@ -64,7 +64,8 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
         m[j].failed = false;
         m[j].failed_inputs = 0;
         m[j].stats = ga_stats_new(f);
-        if (!m[j].stats)
+        m[j].profile = m[j].want_profile ? ga_profile_new(f) : NULL;
+        if (!m[j].stats || (m[j].want_profile && !m[j].profile))
             return GA_SWEEP_NO_MEMORY;
     }
     if (o->threads > 0) {
@@ -77,10 +78,14 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
     {
         struct chunk_buffers *buf = malloc(sizeof *buf);
         struct ga_stats **local = calloc(count + 1, sizeof *local);
-        bool ok = buf && local;
+        struct ga_profile **local_profile = calloc(count + 1, sizeof *local_profile);
+        bool ok = buf && local && local_profile;
 
-        for (size_t j = 0; ok && j < count; j++)
+        for (size_t j = 0; ok && j < count; j++) {
             ok = (local[j] = ga_stats_new(f)) != NULL;
+            if (ok && m[j].want_profile)
+                ok = (local_profile[j] = ga_profile_new(f)) != NULL;
+        }
         if (!ok) {
             #pragma omp atomic write
             status = GA_SWEEP_NO_MEMORY;
@@ -119,6 +124,8 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                     y = m[j].outputs + start;
                 }
                 ga_stats_add_batch(local[j], buf->x, y, buf->truth[m[j].reference], n);
+                if (local_profile[j])
+                    ga_profile_add_batch(local_profile[j], buf->x, y, buf->truth[m[j].reference], n);
             }
             #pragma omp atomic
             done += n;
@@ -136,11 +143,17 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
         }
 
         #pragma omp critical(ga_sweep_merge)
-        for (size_t j = 0; ok && j < count; j++)
+        for (size_t j = 0; ok && j < count; j++) {
             ga_stats_merge(m[j].stats, local[j]);
-        for (size_t j = 0; local && j < count; j++)
+            if (local_profile[j])
+                ga_profile_merge(m[j].profile, local_profile[j]);
+        }
+        for (size_t j = 0; local && local_profile && j < count; j++) {
             ga_stats_free(local[j]);
+            ga_profile_free(local_profile[j]);
+        }
         free(local);
+        free(local_profile);
         free(buf);
     }
     if (o->progress && status == GA_SWEEP_OK)
@@ -151,7 +164,9 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
 void ga_measurement_clear(struct ga_measurement *m)
 {
     ga_stats_free(m->stats);
+    ga_profile_free(m->profile);
     m->stats = NULL;
+    m->profile = NULL;
 }
 
 static int mpfr_truth(void *ctx, ga_bits x, struct ga_truth *out)

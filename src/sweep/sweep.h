@@ -11,6 +11,7 @@
 
 #include "impls/impl.h"
 #include "sweep/domain.h"
+#include "sweep/profile.h"
 #include "sweep/stats.h"
 #include "truth/truth.h"
 
@@ -24,8 +25,10 @@ struct ga_measurement {
     const struct ga_impl *impl;
     const ga_bits *outputs;
     enum ga_function reference;
+    bool want_profile;                  /* also fill profile, for plots */
     /* results */
     struct ga_stats *stats;
+    struct ga_profile *profile;
     uint64_t failed_inputs;             /* inputs in batches the kernel failed */
     bool failed;
     uint64_t failure_start;             /* domain index of the first failed batch */

@@ -1,0 +1,84 @@
+/* Baseline files: the recorded accuracy of each kernel, in plain text that
+ * reads well in a code review diff (in the spirit of glibc's libm-test-ulps).
+ *
+ *   # comment
+ *   [name]                          one section per kernel
+ *   kernel = erf                    a catalogue name,
+ *   kernel = plugin:lib.so:symbol   a shared-library kernel (path relative
+ *                                   to the baseline file),
+ *   kernel = outputs:out.npy        or outputs computed elsewhere, with
+ *   inputs = in.npy                 the inputs they answer (npy or raw)
+ *   format = float32
+ *   reference = gelu                (or gelu_tanh)
+ *   domain = all                    (catalogue and plugin kernels)
+ *   max_ulp = 2.5                   bounds over all inputs ...
+ *   correctly_rounded = 1048000
+ *   flushed_to_zero = 0
+ *   nan = 0
+ *   inf = 0
+ *   wrong_zero_sign = 0
+ *   faithful_interval = 0xc0a40000 inf
+ *   zero_below = none
+ *   left_tail.max_ulp = 2.5         ... and per region (region.h names)
+ *
+ * A bound is exceeded when max_ulp or a count of failures grows, when
+ * correctly_rounded falls, when the faithful interval shrinks, or when the
+ * input below which every output is 0 moves up. */
+#ifndef GA_BASELINE_H
+#define GA_BASELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sweep/stats.h"
+
+/* The bounds of one region (or all inputs). */
+struct ga_bounds {
+    bool present;                  /* any line for this region */
+    bool has_max_ulp, has_correct, has_flushed, has_nan, has_inf, has_zero_sign;
+    double max_ulp;
+    uint64_t correctly_rounded, flushed_to_zero, nan, inf, wrong_zero_sign;
+    bool has_interval;
+    struct ga_faithful_interval faithful_interval;
+    bool has_zero_below;
+    bool zero_below_exists;
+    ga_bits zero_below;
+};
+
+struct ga_baseline_entry {
+    char name[128];
+    char kernel[1024];             /* as written */
+    char inputs[1024];             /* for outputs: kernels */
+    const struct ga_format *format;
+    enum ga_function reference;
+    char domain[256];
+    struct ga_bounds region[GA_REGION_COUNT + 1];  /* [GA_REGION_ALL]: all inputs */
+    int line;                      /* of the section header */
+};
+
+struct ga_baseline {
+    struct ga_baseline_entry *entries;
+    size_t count;
+};
+
+/* Parse a baseline.  Returns 0, or -1 with "FILE:LINE: what" in err. */
+int ga_baseline_read(const char *path, struct ga_baseline *b, char *err, size_t errlen);
+void ga_baseline_free(struct ga_baseline *b);
+
+/* Write an entry with bounds taken from measured summaries (index
+ * GA_REGION_ALL for all inputs).  max_ulp is rounded up to 4 significant
+ * digits, so that the value read back bounds the measured one. */
+int ga_baseline_write_entry(FILE *out, const struct ga_baseline_entry *e,
+                            const struct ga_summary summary[GA_REGION_COUNT + 1]);
+
+/* Compare measured summaries with an entry's bounds; print one line per
+ * exceeded bound to out ("name: metric old -> new, worst input ...").
+ * Returns the number of exceeded bounds. */
+int ga_baseline_compare(FILE *out, const struct ga_baseline_entry *e,
+                        const struct ga_summary summary[GA_REGION_COUNT + 1]);
+
+/* x rounded up to 4 significant digits (exactly representable as printed). */
+double ga_round_up_4(double x);
+
+#endif

@@ -1,0 +1,152 @@
+/* gelu-acc grade: measure outputs computed anywhere (a GPU, PyTorch, JAX). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/progress.h"
+#include "io/array_file.h"
+#include "io/detect.h"
+#include "report/result.h"
+
+static const char help[] =
+    "usage: gelu-acc grade --format FORMAT --inputs FILE --outputs FILE\n"
+    "                      [--reference gelu|gelu_tanh] [--name NAME] [--json | --csv]\n"
+    "                      [--oracle fast|mpfr] [--threads N]\n"
+    "\n"
+    "Measures outputs[i] as the result for inputs[i], with the statistics and\n"
+    "report formats of 'gelu-acc sweep'.  Files are NumPy .npy (float32 '<f4',\n"
+    "float16 '<f2', bfloat16 stored as uint16 '<u2') or raw little-endian,\n"
+    "recognised by their first bytes.  Exit status 2 for a file that is\n"
+    "unreadable, malformed, truncated, of the wrong dtype or byte order, or of\n"
+    "another length than the other.\n";
+
+/* Read a whole array file of format f. */
+static int read_array(const char *path, const struct ga_format *f, ga_bits **v, size_t *n,
+                      struct ga_array_reader *r)
+{
+    struct ga_io_error io;
+
+    if (ga_file_open(path, GA_FILE_AUTO, f, r, &io) != GA_IO_OK) {
+        ga_cli_error("grade: %s", io.message);
+        return -1;
+    }
+    if (ga_array_read_all(r, v, n, &io) != GA_IO_OK) {
+        ga_cli_error("grade: %s", io.message);
+        ga_array_close(r);
+        return -1;
+    }
+    return 0;
+}
+
+int ga_cmd_grade(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "format", required_argument, NULL, 'f' },
+        { "inputs", required_argument, NULL, 'i' },
+        { "outputs", required_argument, NULL, 'o' },
+        { "reference", required_argument, NULL, 'r' },
+        { "name", required_argument, NULL, 'n' },
+        { "oracle", required_argument, NULL, 'O' },
+        { "threads", required_argument, NULL, 't' },
+        { "json", no_argument, NULL, 'j' },
+        { "csv", no_argument, NULL, 'c' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *format_name = NULL, *in_path = NULL, *out_path = NULL, *name = NULL;
+    struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
+    struct ga_measurement m = { 0 };
+    struct ga_array_reader in_file, out_file;
+    struct ga_result *result = NULL;
+    struct ga_progress progress;
+    struct ga_io_error io;
+    struct ga_domain d;
+    const struct ga_format *f;
+    ga_bits *x = NULL, *y = NULL, undecided;
+    size_t nx, ny;
+    int opt, json = 0, csv = 0, status = GA_EXIT_USAGE;
+
+    m.reference = GA_GELU;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (opt) {
+        case 'f': format_name = optarg; break;
+        case 'i': in_path = optarg; break;
+        case 'o': out_path = optarg; break;
+        case 'n': name = optarg; break;
+        case 'j': json = 1; break;
+        case 'c': csv = 1; break;
+        case 'r':
+            if (ga_cli_function(optarg, &m.reference) != 0)
+                return GA_EXIT_USAGE;
+            break;
+        case 'O':
+            if (ga_cli_oracle(optarg, &so.oracle) != 0)
+                return GA_EXIT_USAGE;
+            break;
+        case 't':
+            if ((so.threads = atoi(optarg)) <= 0) {
+                ga_cli_error("grade: --threads takes a positive number, not '%s'", optarg);
+                return GA_EXIT_USAGE;
+            }
+            break;
+        case 'h': fputs(help, stdout); return GA_EXIT_OK;
+        default:
+            ga_cli_error("grade: see 'gelu-acc grade --help'");
+            return GA_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        ga_cli_error("grade: unexpected argument '%s'", argv[optind]);
+        return GA_EXIT_USAGE;
+    }
+    if (!(f = ga_cli_format(format_name)))
+        return GA_EXIT_USAGE;
+    if (!in_path || !out_path) {
+        ga_cli_error("grade: --inputs FILE and --outputs FILE are required");
+        return GA_EXIT_USAGE;
+    }
+    if (read_array(in_path, f, &x, &nx, &in_file) != 0)
+        return GA_EXIT_USAGE;
+    if (read_array(out_path, f, &y, &ny, &out_file) != 0) {
+        ga_array_close(&in_file);
+        free(x);
+        return GA_EXIT_USAGE;
+    }
+    if (ga_array_check_same_length(&in_file, &out_file, &io) != GA_IO_OK) {
+        ga_cli_error("grade: %s", io.message);
+        goto done;
+    }
+    if (ga_domain_from_list(&d, f, x, nx, in_path) != 0) {
+        ga_cli_error("grade: out of memory");
+        goto done;
+    }
+    m.outputs = y;
+    ga_progress_attach(&progress, &so, name ? name : out_path);
+    if (ga_sweep_run(f, &d, &m, 1, &so, &undecided) != GA_SWEEP_OK
+        || !(result = malloc(sizeof *result))
+        || ga_result_from_measurement(result, &m, &d, so.oracle, name ? name : out_path) != 0) {
+        ga_cli_error("grade: the measurement failed");
+        status = GA_EXIT_INTERNAL;
+    } else {
+        if (json)
+            ga_write_json(stdout, result, 1);
+        else if (csv)
+            ga_write_csv(stdout, result, 1);
+        else
+            ga_write_text(stdout, result);
+        status = fflush(stdout) == 0 ? GA_EXIT_OK : GA_EXIT_USAGE;
+    }
+    free(result);
+    if (m.stats)
+        ga_measurement_clear(&m);
+    ga_domain_free(&d);
+done:
+    ga_array_close(&in_file);
+    ga_array_close(&out_file);
+    free(x);
+    free(y);
+    return status;
+}

@@ -1,0 +1,40 @@
+/* Error profiles: ulp error along the input axis, for plots.  For 16-bit
+ * formats every input keeps its own error; for every format, bins of width
+ * 1/64 over [-16, 16] keep the maximum and the mean.  Merging is exact
+ * (maxima, integer sums), so profiles do not depend on the thread count. */
+#ifndef GA_PROFILE_H
+#define GA_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/format.h"
+#include "truth/truth.h"
+
+#define GA_PROFILE_RANGE 16.0
+#define GA_PROFILE_BINS 2048
+
+struct ga_profile {
+    const struct ga_format *format;
+    /* 16-bit formats: ulp error of each encoding's output (NaN for a NaN
+     * output, +inf for an infinite one), -1 for an input not visited. */
+    double *point;
+    double bin_max[GA_PROFILE_BINS];        /* -1: empty bin */
+    uint64_t bin_count[GA_PROFILE_BINS];
+    unsigned __int128 bin_sum[GA_PROFILE_BINS];  /* errors in units of 2^-32 ulp */
+};
+
+struct ga_profile *ga_profile_new(const struct ga_format *f);
+void ga_profile_free(struct ga_profile *p);
+void ga_profile_add_batch(struct ga_profile *p, const ga_bits *x, const ga_bits *y,
+                          const struct ga_truth *t, size_t n);
+void ga_profile_merge(struct ga_profile *into, const struct ga_profile *from);
+
+/* The bin of input value x, or -1 outside [-16, 16). */
+int ga_profile_bin(double x);
+/* The centre of bin b. */
+double ga_profile_bin_center(int b);
+/* Mean ulp error of bin b; NaN when empty. */
+double ga_profile_bin_mean(const struct ga_profile *p, int b);
+
+#endif
