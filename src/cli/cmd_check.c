@@ -205,8 +205,9 @@ int ga_cmd_check(int argc, char **argv)
             char lo[16], hi[16];
             ga_format_bits(e->format, results[i].failure_first, lo);
             ga_format_bits(e->format, results[i].failure_last, hi);
-            printf("FAIL %s: the kernel %s on inputs %s..%s (%llu inputs not measured)\n",
-                   e->name, results[i].failure.what, lo, hi,
+            printf("FAIL %s: the kernel %s on inputs %s..%s (%llu batches, %llu inputs not "
+                   "measured)\n", e->name, results[i].failure.what, lo, hi,
+                   (unsigned long long)results[i].failed_batches,
                    (unsigned long long)results[i].failed_inputs);
             exceeded++;
             continue;

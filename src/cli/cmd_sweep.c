@@ -6,13 +6,16 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "io/plugin.h"
 #include "report/result.h"
 
 static const char help[] =
-    "usage: gelu-acc sweep --impl NAME --format FORMAT [--reference gelu|gelu_tanh]\n"
-    "                      [--domain D] [--json | --csv] [--oracle fast|mpfr] [--threads N]\n"
+    "usage: gelu-acc sweep (--impl NAME | --kernel LIB.so:SYMBOL) --format FORMAT\n"
+    "                      [--reference gelu|gelu_tanh] [--domain D] [--json | --csv]\n"
+    "                      [--oracle fast|mpfr] [--threads N] [--timeout SECONDS]\n"
     "\n"
-    "Measures an implementation of the catalogue ('gelu-acc list') against the\n"
+    "Measures an implementation of the catalogue ('gelu-acc list'), or a kernel\n"
+    "of the C ABI in <gelu-acc/kernel.h> from a shared library, against the\n"
     "correctly rounded reference (default: exact GELU) on every input of the domain:\n"
     "  all              every encoding (default for float16 and bfloat16)\n"
     "  range:A:B        every encoding with value in [A, B]\n"
@@ -20,12 +23,16 @@ static const char help[] =
     "  stride:K[:OFF]   every Kth encoding (float32 default: stride:4096)\n"
     "  file:PATH        encodings listed in a file, one hexadecimal encoding per line\n"
     "Prints a readable summary, or JSON / CSV (schemas in the README).\n"
+    "A plugin kernel runs in worker processes: a crash or a hang (--timeout per\n"
+    "batch, default 10 s) is reported with the inputs where it happened.\n"
     "Exit status: 0 measured, 1 the kernel failed, 2 usage or input error.\n";
 
 int ga_cmd_sweep(int argc, char **argv)
 {
     static const struct option options[] = {
         { "impl", required_argument, NULL, 'i' },
+        { "kernel", required_argument, NULL, 'k' },
+        { "timeout", required_argument, NULL, 'T' },
         { "format", required_argument, NULL, 'f' },
         { "reference", required_argument, NULL, 'r' },
         { "domain", required_argument, NULL, 'd' },
@@ -36,7 +43,10 @@ int ga_cmd_sweep(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *impl_name = NULL, *format_name = NULL, *domain_spec = NULL;
+    const char *impl_name = NULL, *kernel = NULL, *format_name = NULL, *domain_spec = NULL;
+    struct ga_plugin_options po;
+    struct ga_plugin *plugin = NULL;
+    struct ga_io_error io;
     struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
     struct ga_measurement m = { 0 };
     struct ga_progress progress;
@@ -48,10 +58,19 @@ int ga_cmd_sweep(int argc, char **argv)
     ga_bits undecided;
 
     m.reference = GA_GELU;
+    ga_plugin_default_options(&po);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (opt) {
         case 'i': impl_name = optarg; break;
+        case 'k': kernel = optarg; break;
+        case 'T':
+            po.timeout_s = atof(optarg);
+            if (!(po.timeout_s > 0)) {
+                ga_cli_error("sweep: --timeout takes a positive number of seconds, not '%s'", optarg);
+                return GA_EXIT_USAGE;
+            }
+            break;
         case 'f': format_name = optarg; break;
         case 'd': domain_spec = optarg; break;
         case 'j': json = 1; break;
@@ -85,11 +104,19 @@ int ga_cmd_sweep(int argc, char **argv)
     }
     if (!(f = ga_cli_format(format_name)))
         return GA_EXIT_USAGE;
-    if (!impl_name) {
-        ga_cli_error("sweep: --impl NAME is required (see 'gelu-acc list')");
+    if (!impl_name == !kernel) {
+        ga_cli_error("sweep: give one of --impl NAME (see 'gelu-acc list') and --kernel LIB.so:SYMBOL");
         return GA_EXIT_USAGE;
     }
-    if (!(m.impl = ga_catalogue_find(impl_name))) {
+    if (kernel) {
+        po.approximates = m.reference;
+        if (ga_plugin_open(kernel, f, &po, &plugin, &io) != GA_IO_OK) {
+            ga_cli_error("sweep: %s", io.message);
+            return GA_EXIT_USAGE;
+        }
+        m.impl = ga_plugin_impl(plugin);
+        impl_name = m.impl->name;
+    } else if (!(m.impl = ga_catalogue_find(impl_name))) {
         ga_cli_error("sweep: unknown implementation '%s' (see 'gelu-acc list')", impl_name);
         return GA_EXIT_USAGE;
     }
@@ -100,20 +127,24 @@ int ga_cmd_sweep(int argc, char **argv)
     }
     if (json && csv) {
         ga_cli_error("sweep: choose one of --json and --csv");
+        ga_plugin_close(plugin);
         return GA_EXIT_USAGE;
     }
     if (ga_domain_parse(&domain, domain_spec ? domain_spec : ga_domain_default(f), f, err,
                         sizeof err) != 0) {
         ga_cli_error("sweep: %s", err);
+        ga_plugin_close(plugin);
         return GA_EXIT_USAGE;
     }
 
     ga_progress_attach(&progress, &so, impl_name);
     status = ga_sweep_run(f, &domain, &m, 1, &so, &undecided);
-    if (status == GA_SWEEP_UNDECIDED) {
+    if (status == GA_SWEEP_UNDECIDED || status == GA_SWEEP_ORACLES_DISAGREE) {
         char hex[16];
         ga_format_bits(f, undecided, hex);
-        ga_cli_error("sweep: the oracle reached its precision cap on input %s", hex);
+        ga_cli_error(status == GA_SWEEP_UNDECIDED
+                     ? "sweep: the oracle reached its precision cap on input %s"
+                     : "sweep: the MPFR and fast oracles disagree on input %s (please report)", hex);
         status = GA_EXIT_INTERNAL;
     } else if (status != GA_SWEEP_OK) {
         ga_cli_error("sweep: out of memory");
@@ -138,6 +169,7 @@ int ga_cmd_sweep(int argc, char **argv)
     if (m.stats)
         ga_measurement_clear(&m);
     ga_domain_free(&domain);
+    ga_plugin_close(plugin);
     if (fflush(stdout) != 0 && status == GA_EXIT_OK)
         status = GA_EXIT_USAGE;
     return status;

@@ -141,8 +141,8 @@ int ga_write_json(FILE *out, const struct ga_result *r, size_t n)
             encoding(out, f, "first_input", true, r[i].failure_first);
             fputs(", ", out);
             encoding(out, f, "last_input", true, r[i].failure_last);
-            fprintf(out, ", \"inputs_not_measured\": %llu},\n",
-                    (unsigned long long)r[i].failed_inputs);
+            fprintf(out, ", \"batches\": %llu, \"inputs_not_measured\": %llu},\n",
+                    (unsigned long long)r[i].failed_batches, (unsigned long long)r[i].failed_inputs);
         }
         summary(out, f, &r[i].region[GA_REGION_ALL], "   ");
         fputs(",\n   \"regions\": {\n", out);

@@ -20,11 +20,12 @@ int ga_result_from_measurement(struct ga_result *r, const struct ga_measurement 
     r->oracle = oracle;
     r->failed = m->failed;
     r->failed_inputs = m->failed_inputs;
+    r->failed_batches = m->failed_batches;
     r->failure = m->failure;
     r->profile = m->profile;
     if (m->failed) {
         ga_domain_fill(d, m->failure.first, 1, &r->failure_first);
-        ga_domain_fill(d, m->failure.last, 1, &r->failure_last);
+        ga_domain_fill(d, m->failure_last, 1, &r->failure_last);
     }
     for (int i = 0; i <= GA_REGION_COUNT; i++) {
         int status = ga_measurement_summary(m, (enum ga_region)i, &r->region[i]);

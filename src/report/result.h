@@ -15,9 +15,10 @@ struct ga_result {
     enum ga_oracle oracle;
     struct ga_summary region[GA_REGION_COUNT + 1];  /* [GA_REGION_ALL]: every input */
     bool failed;
-    uint64_t failed_inputs;
-    struct ga_run_failure failure;   /* domain indices */
-    ga_bits failure_first, failure_last;  /* its inputs */
+    uint64_t failed_inputs, failed_batches;
+    struct ga_run_failure failure;   /* the first failure (domain indices) */
+    /* the first failing input of the first failed batch, the last of the last */
+    ga_bits failure_first, failure_last;
     const struct ga_profile *profile;     /* the measurement's, when it kept one */
 };
 

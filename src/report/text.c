@@ -27,13 +27,15 @@ int ga_write_text(FILE *out, const struct ga_result *r)
 
     fprintf(out, "%s on %s against %s (domain %s, %s oracle)\n", r->impl, f->name,
             ga_function_name(r->reference), r->domain, r->oracle == GA_ORACLE_FAST ? "fast" : "mpfr");
-    fprintf(out, "  models     %s: %s; %s\n", r->models, r->formula, r->computes);
+    fprintf(out, "  models     %s\n  formula    %s\n  computes   %s\n", r->models, r->formula,
+            r->computes);
     if (r->failed) {
         char lo[16], hi[16];
         ga_format_bits(f, r->failure_first, lo);
         ga_format_bits(f, r->failure_last, hi);
-        fprintf(out, "  FAILED     %s on inputs %s..%s (%llu inputs not measured)\n",
-                r->failure.what, lo, hi, (unsigned long long)r->failed_inputs);
+        fprintf(out, "  FAILED     %s on inputs %s..%s (%llu batches, %llu inputs not measured)\n",
+                r->failure.what, lo, hi, (unsigned long long)r->failed_batches,
+                (unsigned long long)r->failed_inputs);
     }
     fprintf(out, "  inputs     %llu: correctly rounded %s %%, faithful %s %%\n",
             (unsigned long long)all->count, ga_figure_percent(all->correctly_rounded, all->count, a),
@@ -47,7 +49,7 @@ int ga_write_text(FILE *out, const struct ga_result *r)
             (unsigned long long)all->flushed_to_zero, (unsigned long long)all->nan,
             (unsigned long long)all->inf, (unsigned long long)all->wrong_zero_sign);
     fprintf(out, "  faithful   on %s", ga_figure_interval(f, &all->faithful_interval, interval));
-    if (all->has_zero_below)
+    if (all->has_zero_below && ga_sign(f, all->zero_below))
         fprintf(out, "; every output is 0 below x = %s", ga_figure_value(f, all->zero_below, a));
     fprintf(out, "\n\n  %-10s %10s %8s %8s %10s %10s %8s %6s %6s\n", "region", "inputs", "cr %",
             "faith %", "max ulp", "mean ulp", "flushed", "nan", "inf");

@@ -1,5 +1,7 @@
 #include "sweep/sweep.h"
 
+#include "truth/fast.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,13 +23,32 @@ static double now_seconds(void)
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* Truths of one chunk; returns the index of an undecided input, or -1. */
+/* Truths of one chunk; returns the index of an undecided input, or -1.
+ *
+ * The exact values that errors are measured against always come from the
+ * fast oracle (relative error below GA_FAST_EXACT_REL_ERR; the worst points
+ * are recomputed by MPFR when summarized), so every figure is the same
+ * whichever oracle certifies the rounding.  With the MPFR oracle each
+ * correctly rounded result is recomputed by MPFR alone and must agree with
+ * the fast oracle's: a disagreement is reported, never papered over. */
 static long chunk_truths(enum ga_oracle oracle, enum ga_function fn, const struct ga_format *f,
-                         const ga_bits *x, struct ga_truth *t, size_t n)
+                         const ga_bits *x, struct ga_truth *t, size_t n, bool *mismatch)
 {
-    for (size_t i = 0; i < n; i++)
-        if (ga_truth(oracle, fn, f, x[i], &t[i]) != GA_TRUTH_OK)
-            return (long)i;
+    if (ga_truth_fast_batch(fn, f, x, t, n) != 0) {
+        for (size_t i = 0; i < n; i++)  /* find the undecided input */
+            if (ga_truth_mpfr(fn, f, x[i], &(struct ga_truth){ 0 }) != GA_TRUTH_OK)
+                return (long)i;
+    }
+    if (oracle == GA_ORACLE_MPFR)
+        for (size_t i = 0; i < n; i++) {
+            struct ga_truth audit;
+            if (ga_truth_mpfr(fn, f, x[i], &audit) != GA_TRUTH_OK)
+                return (long)i;
+            if (!ga_same_encoding(f, audit.rounded, t[i].rounded)) {
+                *mismatch = true;
+                return (long)i;
+            }
+        }
     return -1;
 }
 
@@ -39,11 +60,14 @@ static void record_failure(struct ga_measurement *m, uint64_t start, size_t n,
     #pragma omp critical(ga_sweep_failure)
     {
         m->failed_inputs += n;
+        m->failed_batches++;
+        if (!m->failed || failure->last > m->failure_last)
+            m->failure_last = failure->last;
         if (!m->failed || start < m->failure_start) {
-            m->failed = true;
             m->failure_start = start;
             m->failure = *failure;
         }
+        m->failed = true;
     }
 }
 
@@ -63,6 +87,7 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
         needs[m[j].reference] = true;
         m[j].failed = false;
         m[j].failed_inputs = 0;
+        m[j].failed_batches = 0;
         m[j].stats = ga_stats_new(f);
         m[j].profile = m[j].want_profile ? ga_profile_new(f) : NULL;
         if (!m[j].stats || (m[j].want_profile && !m[j].profile))
@@ -100,13 +125,15 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                 continue;
             ga_domain_fill(d, start, n, buf->x);
             for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
-                long bad = needs[fn] ? chunk_truths(o->oracle, fn, f, buf->x, buf->truth[fn], n) : -1;
+                bool mismatch = false;
+                long bad = needs[fn] ? chunk_truths(o->oracle, fn, f, buf->x, buf->truth[fn], n,
+                                                    &mismatch) : -1;
                 if (bad >= 0) {
                     #pragma omp critical(ga_sweep_undecided)
                     if (start + (uint64_t)bad < undecided_at) {
                         undecided_at = start + (uint64_t)bad;
                         *undecided_input = buf->x[bad];
-                        status = GA_SWEEP_UNDECIDED;
+                        status = mismatch ? GA_SWEEP_ORACLES_DISAGREE : GA_SWEEP_UNDECIDED;
                     }
                 }
             }

@@ -30,9 +30,11 @@ struct ga_measurement {
     struct ga_stats *stats;
     struct ga_profile *profile;
     uint64_t failed_inputs;             /* inputs in batches the kernel failed */
+    uint64_t failed_batches;
     bool failed;
     uint64_t failure_start;             /* domain index of the first failed batch */
     struct ga_run_failure failure;      /* the first failure, in domain order */
+    uint64_t failure_last;              /* domain index of the last failing input of all */
 };
 
 struct ga_sweep_options {
@@ -48,10 +50,12 @@ enum ga_sweep_status {
     GA_SWEEP_NO_MEMORY = -1,
     GA_SWEEP_UNDECIDED = -2,            /* the oracle hit its precision cap */
     GA_SWEEP_BAD_FORMAT = -3,           /* an implementation lacks the format */
+    GA_SWEEP_ORACLES_DISAGREE = -4,     /* MPFR and fast oracles differ: a bug to report */
 };
 
 /* Fill the stats of every measurement (allocated here; free with
- * ga_measurement_clear).  On GA_SWEEP_UNDECIDED, *undecided_input is set. */
+ * ga_measurement_clear).  On GA_SWEEP_UNDECIDED or GA_SWEEP_ORACLES_DISAGREE,
+ * *undecided_input is the input concerned. */
 int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                  struct ga_measurement *m, size_t count, const struct ga_sweep_options *o,
                  ga_bits *undecided_input);

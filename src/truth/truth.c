@@ -1,6 +1,7 @@
 /* Dispatch to the oracles. */
 #include "truth/truth.h"
 
+#include "truth/fast.h"
 #include "truth/gelu_oracles.h"
 
 int ga_truth_mpfr(enum ga_function fn, const struct ga_format *f, ga_bits x,
@@ -12,7 +13,5 @@ int ga_truth_mpfr(enum ga_function fn, const struct ga_format *f, ga_bits x,
 int ga_truth(enum ga_oracle oracle, enum ga_function fn, const struct ga_format *f,
              ga_bits x, struct ga_truth *out)
 {
-    /* The fast oracle is added by the float32 issue; until then MPFR answers. */
-    (void)oracle;
-    return ga_truth_mpfr(fn, f, x, out);
+    return oracle == GA_ORACLE_FAST ? ga_truth_fast(fn, f, x, out) : ga_truth_mpfr(fn, f, x, out);
 }

@@ -1,0 +1,63 @@
+/* Telling .npy from raw files by their first bytes. */
+#include "io/detect.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/npy.h"
+#include "io/rawfile.h"
+
+/* numpy.lib.format.MAGIC_PREFIX */
+static const char npy_magic[6] = "\x93NUMPY";
+
+enum ga_io_status ga_file_detect(const char *path, enum ga_file_kind *kind,
+                                 struct ga_io_error *err)
+{
+    char head[sizeof npy_magic];
+    size_t got = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0)
+        return ga_io_fail(err, GA_IO_SYSTEM, "%s: cannot open: %s", path, strerror(errno));
+    while (got < sizeof head) {
+        ssize_t r = read(fd, head + got, sizeof head - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            close(fd);
+            return ga_io_fail(err, GA_IO_SYSTEM, "%s: cannot read: %s", path, strerror(e));
+        }
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    *kind = got == sizeof head && memcmp(head, npy_magic, sizeof head) == 0
+            ? GA_FILE_NPY : GA_FILE_RAW;
+    return ga_io_ok(err);
+}
+
+enum ga_io_status ga_file_open(const char *path, enum ga_file_kind kind,
+                               const struct ga_format *f, struct ga_array_reader *r,
+                               struct ga_io_error *err)
+{
+    enum ga_io_status st;
+
+    r->fd = -1;
+    r->path = NULL;
+    if (kind == GA_FILE_AUTO) {
+        st = ga_file_detect(path, &kind, err);
+        if (st != GA_IO_OK)
+            return st;
+    }
+    if (kind == GA_FILE_NPY)
+        return ga_npy_open(path, f, r, err);
+    if (f == NULL)
+        return ga_io_fail(err, GA_IO_UNSUPPORTED,
+                          "%s: a raw file does not say its format: give one (%s)",
+                          path, ga_format_names());
+    return ga_raw_open(path, f, r, err);
+}

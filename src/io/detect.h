@@ -1,0 +1,23 @@
+/* Which kind of array file a path holds: .npy files start with the magic
+ * bytes "\x93NUMPY", anything else is taken as raw.  (A raw float32 file
+ * whose first element is 0x4d554e93 followed by "PY" would be mistaken for
+ * .npy and then rejected; open such a file as GA_FILE_RAW explicitly.) */
+#ifndef GA_DETECT_H
+#define GA_DETECT_H
+
+#include "formats/format.h"
+#include "io/array_file.h"
+#include "io/io_error.h"
+
+/* *kind becomes GA_FILE_NPY or GA_FILE_RAW.  Files shorter than the magic
+ * are raw. */
+enum ga_io_status ga_file_detect(const char *path, enum ga_file_kind *kind,
+                                 struct ga_io_error *err);
+
+/* Open path as kind (GA_FILE_AUTO: detect).  f may be NULL only for .npy,
+ * whose dtype names the format. */
+enum ga_io_status ga_file_open(const char *path, enum ga_file_kind kind,
+                               const struct ga_format *f, struct ga_array_reader *r,
+                               struct ga_io_error *err);
+
+#endif

@@ -1,0 +1,284 @@
+/* Worker processes for plugin kernels (see worker.h). */
+#define _GNU_SOURCE
+#include "io/worker.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gelu-acc/kernel.h>
+
+/* The two messages: the request and its echo.  No padding: every byte sent
+ * is initialized. */
+struct request {
+    uint64_t count;
+    uint64_t alarm_s;
+};
+
+/* Seconds of grace before a worker kills itself with SIGALRM in a call that
+ * outlives the caller's timeout: it only matters when the caller died
+ * without killing it, e.g. killed during a hanging call. */
+enum { ALARM_GRACE_S = 5 };
+
+/* Every fd but keep, stdin, stdout and stderr: another worker's socket held
+ * by this child would hide that worker's death from its parent (no EOF). */
+static void close_other_fds(int keep)
+{
+    if (keep > 3 && close_range(3, (unsigned)keep - 1, 0) != 0 && errno == ENOSYS) {
+        for (int fd = 3; fd < keep; fd++)
+            close(fd);
+    }
+    if (close_range((unsigned)keep + 1, ~0U, 0) != 0 && errno == ENOSYS) {
+        long max = sysconf(_SC_OPEN_MAX);
+        for (long fd = keep + 1; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+            close((int)fd);
+    }
+}
+
+/* A crash must end the child with its signal: handlers inherited from the
+ * caller (sanitizers, valgrind's client, the CLI's SIGINT handler) would turn
+ * it into something else.  SIGINT is ignored: the terminal sends it to the
+ * whole process group, and the caller decides what an interrupt means. */
+static void reset_signals(void)
+{
+    static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP,
+                                 SIGSYS, SIGALRM, SIGTERM, SIGPIPE };
+    struct sigaction sa;
+    sigset_t none;
+
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = SIG_DFL;
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+        sigaction(fatal[i], &sa, NULL);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &sa, NULL);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* Only async-signal-safe calls from here on, besides the kernel: we are a
+ * fork of a possibly multi-threaded process. */
+__attribute__((noreturn))
+static void child_main(int sock, ga_any_kernel *kernel, size_t element_size,
+                       void *in, void *out, size_t capacity)
+{
+    struct request rq;
+
+    close_other_fds(sock);
+    reset_signals();
+    /* A kernel that crashes on a range of inputs crashes once per batch and
+     * probe: thousands of core dumps would fill the disk. */
+    setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
+    for (;;) {
+        ssize_t got = recv(sock, &rq, sizeof rq, 0);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got == 0)
+            _exit(0);             /* the caller closed its end: done */
+        if (got != (ssize_t)sizeof rq || rq.count > capacity)
+            _exit(2);
+        alarm((unsigned)rq.alarm_s);
+        if (element_size == 4)
+            ((gelu_acc_kernel_f32 *)kernel)(in, out, (size_t)rq.count);
+        else
+            ((gelu_acc_kernel_f16 *)kernel)(in, out, (size_t)rq.count);
+        alarm(0);
+        if (send(sock, &rq, sizeof rq, MSG_NOSIGNAL) != (ssize_t)sizeof rq)
+            _exit(3);
+    }
+}
+
+struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
+                                  size_t capacity, char *why, size_t why_size)
+{
+    struct ga_worker *w = calloc(1, sizeof *w);
+    long page = sysconf(_SC_PAGESIZE);
+    int sv[2];
+
+    if (w == NULL) {
+        snprintf(why, why_size, "out of memory");
+        return NULL;
+    }
+    w->sock = -1;
+    w->capacity = capacity;
+    w->map_size = (2 * capacity * element_size + (size_t)page - 1) / (size_t)page * (size_t)page;
+    w->map = mmap(NULL, w->map_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (w->map == MAP_FAILED) {
+        snprintf(why, why_size, "mmap of %zu bytes failed: %s", w->map_size, strerror(errno));
+        w->map = NULL;
+        ga_worker_stop(w);
+        return NULL;
+    }
+    w->in = w->map;
+    w->out = (char *)w->map + capacity * element_size;
+    /* SEQPACKET: message boundaries, and recv sees EOF when the peer dies. */
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
+        snprintf(why, why_size, "socketpair failed: %s", strerror(errno));
+        ga_worker_stop(w);
+        return NULL;
+    }
+    w->pid = fork();
+    if (w->pid < 0) {
+        snprintf(why, why_size, "fork failed: %s", strerror(errno));
+        w->pid = 0;
+        close(sv[0]);
+        close(sv[1]);
+        ga_worker_stop(w);
+        return NULL;
+    }
+    if (w->pid == 0)
+        child_main(sv[1], kernel, element_size, w->in, w->out, capacity);
+    close(sv[1]);
+    w->sock = sv[0];
+    /* Workers forked later need not see this one's arrays: a kernel writing
+     * wildly there could corrupt another worker's batch. */
+    madvise(w->map, w->map_size, MADV_DONTFORK);
+    return w;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* How long a child whose socket closed may take to finish dying (valgrind
+ * prints its report first) before it is killed: a kernel could close the
+ * socket itself and then hang. */
+static const double EXIT_GRACE_S = 5.0;
+
+static void describe(int status, char *what, size_t what_size)
+{
+    if (WIFSIGNALED(status)) {
+        const char *name = sigdescr_np(WTERMSIG(status));
+        snprintf(what, what_size, "killed by signal %d (%s)", WTERMSIG(status),
+                 name ? name : "unknown signal");
+    } else if (WIFEXITED(status)) {
+        snprintf(what, what_size, "exited with status %d", WEXITSTATUS(status));
+    } else {
+        snprintf(what, what_size, "ended with wait status 0x%x", (unsigned)status);
+    }
+}
+
+/* Reap the child, killing it first if kill_first or if it does not end
+ * within EXIT_GRACE_S; describe how it ended when what is not NULL. */
+static void finish(struct ga_worker *w, bool kill_first, char *what, size_t what_size)
+{
+    double give_up = now_s() + EXIT_GRACE_S;
+    long pause_ns = 20000;   /* backs off to 10 ms: most children are gone at once */
+    int status = 0;
+    pid_t r;
+
+    if (w->pid <= 0)
+        return;
+    if (kill_first)
+        kill(w->pid, SIGKILL);
+    for (;;) {
+        r = waitpid(w->pid, &status, kill_first ? 0 : WNOHANG);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r != 0)
+            break;
+        if (now_s() > give_up) {
+            kill(w->pid, SIGKILL);
+            kill_first = true;
+            continue;
+        }
+        nanosleep(&(struct timespec){ .tv_nsec = pause_ns }, NULL);
+        pause_ns = pause_ns < 5000000 ? 2 * pause_ns : 10000000;
+    }
+    w->pid = 0;
+    if (what == NULL)
+        return;
+    if (r < 0)
+        snprintf(what, what_size, "worker process vanished (%s)", strerror(errno));
+    else
+        describe(status, what, what_size);
+}
+
+enum ga_worker_result ga_worker_call(struct ga_worker *w, size_t count, double timeout_s,
+                                     char *what, size_t what_size)
+{
+    struct request rq = { .count = count, .alarm_s = 0 };
+    struct request reply;
+    double deadline = now_s() + timeout_s;
+    ssize_t got, sent;
+
+    if (w->pid <= 0) {
+        snprintf(what, what_size, "worker process not running");
+        return GA_WORKER_ERROR;
+    }
+    /* alarm() takes an unsigned int; a timeout that long means "never". */
+    rq.alarm_s = (uint64_t)fmin(ceil(timeout_s) + ALARM_GRACE_S, 1e9);
+    do
+        sent = send(w->sock, &rq, sizeof rq, MSG_NOSIGNAL);
+    while (sent < 0 && errno == EINTR);
+    if (sent != (ssize_t)sizeof rq) {
+        /* EPIPE or ECONNRESET: it died between calls. */
+        finish(w, true, what, what_size);
+        return GA_WORKER_DIED;
+    }
+    for (;;) {
+        struct pollfd pfd = { .fd = w->sock, .events = POLLIN };
+        double left = deadline - now_s();
+        int r;
+
+        if (left <= 0) {
+            finish(w, true, NULL, 0);
+            snprintf(what, what_size, "timed out after %g s", timeout_s);
+            return GA_WORKER_TIMEOUT;
+        }
+        r = poll(&pfd, 1, (int)fmin(ceil(left * 1000.0), 3600e3));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            finish(w, true, NULL, 0);
+            snprintf(what, what_size, "poll failed: %s", strerror(e));
+            return GA_WORKER_ERROR;
+        }
+        if (r > 0)
+            break;
+    }
+    do
+        got = recv(w->sock, &reply, sizeof reply, 0);
+    while (got < 0 && errno == EINTR);
+    if (got == (ssize_t)sizeof reply && reply.count == rq.count)
+        return GA_WORKER_OK;
+    /* EOF (or ECONNRESET): the child is gone; its status says why.  It may
+     * still be exiting, so wait for it rather than kill it first. */
+    if (got <= 0) {
+        finish(w, false, what, what_size);
+        return GA_WORKER_DIED;
+    }
+    finish(w, true, NULL, 0);
+    snprintf(what, what_size, "worker sent a malformed reply");
+    return GA_WORKER_ERROR;
+}
+
+void ga_worker_stop(struct ga_worker *w)
+{
+    if (w == NULL)
+        return;
+    /* SIGKILL rather than EOF: an idle child would exit on EOF too, but a
+     * busy one might not, and we must not block here. */
+    finish(w, true, NULL, 0);
+    if (w->sock >= 0)
+        close(w->sock);
+    if (w->map != NULL)
+        munmap(w->map, w->map_size);
+    free(w);
+}

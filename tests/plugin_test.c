@@ -1,0 +1,660 @@
+/* Plugin kernels in worker processes.  The test plugins (tests/plugins/NAME.c)
+ * are built as shared libraries by the build system; this test finds them
+ * through GELU_ACC_PLUGIN_DIR (good.so, regressed.so, crashing.so,
+ * hanging.so, future_abi.so) and skips the tests that need them when it is
+ * unset.  By hand:
+ *     for p in good regressed crashing hanging future_abi; do
+ *         gcc -shared -fPIC -Iinclude -o /tmp/io/$p.so tests/plugins/$p.c -lm; done
+ *     GELU_ACC_PLUGIN_DIR=/tmp/io ./plugin_test
+ *
+ * Independent references: the same kernel called directly in this process
+ * (so the transport is what is tested), and correctly rounded values of
+ * gelu(x) = x Phi(x) computed with mpmath at 300 bits (gelu(1) = 0.841344746
+ * 06854294859 -> 0x3f57625f).  Random inputs use a fixed seed, printed,
+ * overridable by GELU_ACC_SEED. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <gelu-acc/kernel.h>
+
+#include "formats/format.h"
+#include "io/narrow.h"
+#include "io/plugin.h"
+
+static const struct ga_format *f32, *bf16;
+static uint64_t seed;
+static const char *plugin_dir;
+
+/* splitmix64 */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static ga_bits float_bits(float v)
+{
+    ga_bits b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+static void assert_contains(const char *text, const char *part)
+{
+    if (strstr(text, part) == NULL)
+        fail_msg("message \"%s\" lacks \"%s\"", text, part);
+}
+
+static void need_plugins(void)
+{
+    if (plugin_dir == NULL)
+        skip();   /* setup said why */
+}
+
+/* "DIR/lib.so:symbol" */
+static const char *spec(const char *lib, const char *symbol)
+{
+    static char text[4][4096];
+    static unsigned next;
+    char *s = text[next++ % 4];
+    snprintf(s, sizeof text[0], "%s/%s:%s", plugin_dir, lib, symbol);
+    return s;
+}
+
+static struct ga_plugin *open_plugin(const char *lib, const char *symbol,
+                                     const struct ga_format *f,
+                                     const struct ga_plugin_options *opt)
+{
+    struct ga_plugin *p;
+    struct ga_io_error err;
+
+    if (ga_plugin_open(spec(lib, symbol), f, opt, &p, &err) != GA_IO_OK)
+        fail_msg("%s", err.message);
+    return p;
+}
+
+/* The kernel itself, loaded into this process. */
+static void *direct(const char *lib, const char *symbol, void **handle)
+{
+    char path[4096];
+    void *fn;
+
+    snprintf(path, sizeof path, "%s/%s", plugin_dir, lib);
+    *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    assert_non_null(*handle);
+    fn = dlsym(*handle, symbol);
+    assert_non_null(fn);
+    return fn;
+}
+
+static void direct_f32(const char *lib, const char *symbol, const ga_bits *in, ga_bits *out,
+                       size_t n)
+{
+    void *handle;
+    gelu_acc_kernel_f32 *k = (gelu_acc_kernel_f32 *)direct(lib, symbol, &handle);
+    float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+
+    memcpy(x, in, n * sizeof *x);
+    k(x, y, n);
+    memcpy(out, y, n * sizeof *y);
+    free(x);
+    free(y);
+    dlclose(handle);
+}
+
+static int run(struct ga_plugin *p, const struct ga_format *f, const ga_bits *in, ga_bits *out,
+               size_t n, struct ga_run_failure *failure)
+{
+    const struct ga_impl *impl = ga_plugin_impl(p);
+    return impl->run(impl, f, in, out, n, failure);
+}
+
+/* Workers reaped (no child of ours left, zombie or not) and no fd leaked. */
+static int count_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0;
+    assert_non_null(d);
+    while (readdir(d) != NULL)
+        n++;
+    closedir(d);
+    return n;
+}
+
+static void assert_no_children(void)
+{
+    errno = 0;
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    assert_int_equal(errno, ECHILD);
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ---- specs and loading ---- */
+
+static void test_spec_errors(void **state)
+{
+    static const struct { const char *spec; const char *part; } bad[] = {
+        { "", "empty plugin spec" },
+        { "libfoo.so", "no ':' between the library and the symbol" },
+        { "./libfoo.so:", "empty symbol after ':'" },
+        { ":gelu", "empty library path before ':'" },
+    };
+    struct ga_plugin *p;
+    struct ga_io_error err;
+    char *path, *symbol;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(ga_plugin_open(bad[i].spec, f32, NULL, &p, &err), GA_IO_BAD_SPEC);
+        assert_null(p);
+        assert_contains(err.message, bad[i].part);
+        assert_contains(err.message, "path/to/lib.so:symbol");
+    }
+    /* The last ':' separates: a path may hold one. */
+    assert_int_equal(ga_plugin_parse_spec("dir:x/lib.so:gelu_f32", &path, &symbol, NULL), GA_IO_OK);
+    assert_string_equal(path, "dir:x/lib.so");
+    assert_string_equal(symbol, "gelu_f32");
+    free(path);
+    free(symbol);
+
+    assert_int_equal(ga_plugin_open("/nonexistent/lib.so:gelu", f32, NULL, &p, &err), GA_IO_LOAD);
+    assert_contains(err.message, "cannot load /nonexistent/lib.so");
+    assert_contains(err.message, "No such file");   /* dlerror's text */
+    assert_int_equal(ga_plugin_open("nonexistent.so:gelu", f32, NULL, &p, &err), GA_IO_LOAD);
+    assert_contains(err.message, "write ./name");
+}
+
+static void test_load_errors(void **state)
+{
+    struct ga_plugin_options opt;
+    struct ga_plugin *p;
+    struct ga_io_error err;
+
+    (void)state;
+    need_plugins();
+    assert_int_equal(ga_plugin_open(spec("good.so", "no_such_kernel"), f32, NULL, &p, &err),
+                     GA_IO_LOAD);
+    assert_contains(err.message, "symbol 'no_such_kernel' not found");
+    assert_contains(err.message, "good.so");
+    assert_int_equal(ga_plugin_open(spec("future_abi.so", "future_gelu_f32"), f32, NULL, &p, &err),
+                     GA_IO_LOAD);
+    assert_contains(err.message, "built for kernel ABI 2");
+    ga_plugin_default_options(&opt);
+    opt.timeout_s = 0;
+    assert_int_equal(ga_plugin_open(spec("good.so", "good_gelu_f32"), f32, &opt, &p, &err),
+                     GA_IO_RANGE);
+}
+
+static void test_impl_fields(void **state)
+{
+    struct ga_plugin_options opt;
+    struct ga_plugin *p;
+    const struct ga_impl *impl;
+
+    (void)state;
+    need_plugins();
+    ga_plugin_default_options(&opt);
+    opt.approximates = GA_GELU_TANH;
+    p = open_plugin("good.so", "good_gelu_f32", f32, &opt);
+    impl = ga_plugin_impl(p);
+    assert_string_equal(impl->name, spec("good.so", "good_gelu_f32"));
+    assert_true(ga_impl_supports(impl, f32));
+    assert_false(ga_impl_supports(impl, bf16));
+    assert_int_equal(impl->approximates, GA_GELU_TANH);
+    assert_contains(impl->models, "good_gelu_f32");
+    ga_plugin_close(p);
+    opt.name = "mine";
+    p = open_plugin("good.so", "good_gelu_f32", f32, &opt);
+    assert_string_equal(ga_plugin_impl(p)->name, "mine");
+    ga_plugin_close(p);
+}
+
+/* ---- results ---- */
+
+/* Correctly rounded gelu at a few points (mpmath, 300 bits). */
+static void test_good_known_values(void **state)
+{
+    static const struct { ga_bits x, y; } known[] = {
+        { 0x00000000, 0x00000000 },   /* gelu(+0) = +0 */
+        { 0x80000000, 0x80000000 },   /* gelu(-0) = -0 */
+        { 0x7f800000, 0x7f800000 },   /* gelu(+inf) = +inf */
+        { 0xff800000, 0x80000000 },   /* gelu(-inf) = -0 */
+        { 0x3f800000, 0x3f57625f },   /* gelu(1) = 0.84134474606854294859 */
+        { 0xbf800000, 0xbe227686 },   /* gelu(-1) = -0.15865525393145705141 */
+        { 0x40000000, 0x3ffa2d0c },   /* gelu(2) = 1.9544997361036415856 */
+        { 0x3f000000, 0x3eb103af },   /* gelu(0.5) = 0.34573123063700655182 */
+        { 0xc0400000, 0xbb84b34c },   /* gelu(-3) = -0.00404969409489028358 */
+    };
+    enum { N = sizeof known / sizeof known[0] };
+    ga_bits in[N], out[N];
+    struct ga_run_failure failure;
+    struct ga_plugin *p;
+
+    (void)state;
+    need_plugins();
+    for (size_t i = 0; i < N; i++)
+        in[i] = known[i].x;
+    p = open_plugin("good.so", "good_gelu_f32", f32, NULL);
+    assert_int_equal(run(p, f32, in, out, N, &failure), 0);
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(out[i], known[i].y);
+    ga_plugin_close(p);
+    assert_no_children();
+}
+
+/* Through the workers = called directly, bit for bit, for batches split
+ * over several kernel calls. */
+static void test_good_matches_direct(void **state)
+{
+    enum { N = 100000 };
+    ga_bits *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+    ga_bits *ref = malloc(N * sizeof *ref);
+    struct ga_plugin_options opt;
+    struct ga_run_failure failure;
+    struct ga_plugin *p;
+    uint64_t rng = seed;
+    int fds = count_fds();
+
+    (void)state;
+    need_plugins();
+    for (size_t i = 0; i < N; i++)
+        in[i] = (ga_bits)next_random(&rng);
+    direct_f32("good.so", "good_gelu_f32", in, ref, N);
+    ga_plugin_default_options(&opt);
+    opt.max_call = 4096;   /* 25 kernel calls per batch */
+    p = open_plugin("good.so", "good_gelu_f32", f32, &opt);
+    for (int repeat = 0; repeat < 3; repeat++) {
+        memset(out, 0, N * sizeof *out);
+        assert_int_equal(run(p, f32, in, out, N, &failure), 0);
+        assert_memory_equal(out, ref, N * sizeof *out);
+    }
+    assert_int_equal(run(p, f32, in, out, 0, &failure), 0);
+    ga_plugin_close(p);
+    assert_int_equal(count_fds(), fds);
+    assert_no_children();
+    free(in);
+    free(out);
+    free(ref);
+}
+
+/* 16-bit kernels: every bfloat16 encoding. */
+static void test_good_bfloat16(void **state)
+{
+    enum { N = 65536 };
+    ga_bits *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+    uint16_t *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
+    struct ga_run_failure failure;
+    struct ga_plugin *p;
+    void *handle;
+    gelu_acc_kernel_bf16 *k;
+
+    (void)state;
+    need_plugins();
+    for (size_t i = 0; i < N; i++) {
+        in[i] = (ga_bits)i;
+        x[i] = (uint16_t)i;
+    }
+    k = (gelu_acc_kernel_bf16 *)direct("good.so", "good_gelu_bf16", &handle);
+    k(x, y, N);
+    dlclose(handle);
+    p = open_plugin("good.so", "good_gelu_bf16", bf16, NULL);
+    assert_int_equal(run(p, bf16, in, out, N, &failure), 0);
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(out[i], y[i]);
+    /* gelu(1) = 0.84134...: between 0x3f57 = 0.83984375 and 0x3f58 = 0.84375, nearer the first. */
+    assert_int_equal(out[0x3f80], 0x3f57);
+    /* The plugin is for bfloat16 only. */
+    assert_int_equal(run(p, f32, in, out, 4, &failure), -1);
+    assert_contains(failure.what, "the kernel is for bfloat16, not float32");
+    ga_plugin_close(p);
+    assert_no_children();
+    free(in);
+    free(out);
+    free(x);
+    free(y);
+}
+
+/* The regressed plugin differs from the good one at x = 1 only, by one ulp. */
+static void test_regressed_one_ulp(void **state)
+{
+    enum { N = 4096 };
+    ga_bits in[N], good[N], bad[N];
+    struct ga_run_failure failure;
+    struct ga_plugin *pg, *pr;
+    uint64_t rng = seed ^ 0x1;
+    size_t one = 1234, differ = 0;
+
+    (void)state;
+    need_plugins();
+    for (size_t i = 0; i < N; i++)   /* random floats in [-8, 8) */
+        in[i] = float_bits((float)((double)(next_random(&rng) >> 11) * 0x1p-53 * 16.0 - 8.0));
+    in[one] = float_bits(1.0f);
+    pg = open_plugin("good.so", "good_gelu_f32", f32, NULL);
+    pr = open_plugin("regressed.so", "regressed_gelu_f32", f32, NULL);
+    assert_int_equal(run(pg, f32, in, good, N, &failure), 0);
+    assert_int_equal(run(pr, f32, in, bad, N, &failure), 0);
+    for (size_t i = 0; i < N; i++)
+        if (!ga_same_encoding(f32, good[i], bad[i])) {
+            assert_int_equal(in[i], float_bits(1.0f));
+            assert_int_equal(ga_distance(f32, good[i], bad[i]), 1);
+            differ++;
+        }
+    assert_int_equal(differ, 1);
+    assert_int_equal(bad[one], 0x3f576260);
+    ga_plugin_close(pg);
+    ga_plugin_close(pr);
+    assert_no_children();
+}
+
+/* ---- crashes and hangs ---- */
+
+static bool crashes(ga_bits x)   /* crashing.c: x in [2, 3) */
+{
+    float v;
+    memcpy(&v, &x, sizeof v);
+    return v >= 2.0f && v < 3.0f;
+}
+
+static void test_crash_reported(void **state)
+{
+    enum { N = 17 };
+    ga_bits in[N], out[N], ref[N];
+    struct ga_plugin_options opt;
+    struct ga_run_failure failure;
+    struct ga_plugin *p;
+    int fds = count_fds();
+
+    (void)state;
+    need_plugins();
+    for (size_t i = 0; i < N; i++)   /* 0, 0.25, ..., 4: [2, 3) is indices 8..11 */
+        in[i] = float_bits(0.25f * (float)i);
+    p = open_plugin("crashing.so", "crashing_gelu_f32", f32, NULL);
+    assert_int_equal(run(p, f32, in, out, N, &failure), -1);
+    assert_int_equal(failure.first, 8);
+    assert_int_equal(failure.last, 11);
+    assert_contains(failure.what, "killed by signal 11 (Segmentation fault)");
+
+    /* The next batch runs in a fresh worker. */
+    assert_int_equal(run(p, f32, in, out, 8, &failure), 0);
+    direct_f32("good.so", "good_gelu_f32", in, ref, 8);
+    assert_memory_equal(out, ref, 8 * sizeof *out);
+    assert_int_equal(run(p, f32, in + 12, out, 5, &failure), 0);
+
+    /* Failing inputs not next to each other: the span from first to last. */
+    {
+        ga_bits mixed[6] = { float_bits(1.0f), float_bits(2.5f), float_bits(0.0f),
+                             float_bits(-2.5f), float_bits(2.0f), float_bits(3.0f) };
+        assert_int_equal(run(p, f32, mixed, out, 6, &failure), -1);
+        assert_int_equal(failure.first, 1);
+        assert_int_equal(failure.last, 4);
+    }
+    ga_plugin_close(p);
+
+    /* Without narrowing: the whole kernel call; with small calls, the call
+     * that failed, as indices into the batch. */
+    ga_plugin_default_options(&opt);
+    opt.narrow = false;
+    opt.max_call = 5;
+    p = open_plugin("crashing.so", "crashing_gelu_f32", f32, &opt);
+    assert_int_equal(run(p, f32, in, out, N, &failure), -1);
+    assert_int_equal(failure.first, 5);
+    assert_int_equal(failure.last, 9);
+    ga_plugin_close(p);
+    assert_int_equal(count_fds(), fds);
+    assert_no_children();
+}
+
+/* Random batches: the reported span is exactly from the first to the last
+ * input in [2, 3), whatever the batch and kernel-call sizes. */
+static void test_crash_random(void **state)
+{
+    enum { N = 3000 };
+    ga_bits in[N], out[N];
+    struct ga_plugin_options opt;
+    struct ga_run_failure failure;
+    struct ga_plugin *p;
+    uint64_t rng = seed ^ 0xc4a54;
+
+    (void)state;
+    need_plugins();
+    ga_plugin_default_options(&opt);
+    opt.max_call = 1024;
+    p = open_plugin("crashing.so", "crashing_gelu_f32", f32, &opt);
+    for (int trial = 0; trial < 8; trial++) {
+        size_t n = 1 + next_random(&rng) % N, first = SIZE_MAX, last = 0, call;
+        /* Mostly safe inputs in [-4, 2); a few crashing ones. */
+        for (size_t i = 0; i < n; i++) {
+            double u = (double)(next_random(&rng) >> 11) * 0x1p-53;
+            in[i] = float_bits((float)(next_random(&rng) % 200 == 0 ? 2.0 + u : -4.0 + 6.0 * u));
+        }
+        for (size_t i = 0; i < n; i++)
+            if (crashes(in[i])) {
+                if (first == SIZE_MAX)
+                    first = i;
+                last = i;
+            }
+        if (first == SIZE_MAX) {
+            assert_int_equal(run(p, f32, in, out, n, &failure), 0);
+            continue;
+        }
+        /* Only the first failing kernel call is reported. */
+        call = first / opt.max_call;
+        last = first;
+        for (size_t i = first; i < n && i / opt.max_call == call; i++)
+            if (crashes(in[i]))
+                last = i;
+        assert_int_equal(run(p, f32, in, out, n, &failure), -1);
+        assert_int_equal(failure.first, first);
+        assert_int_equal(failure.last, last);
+    }
+    ga_plugin_close(p);
+    assert_no_children();
+}
+
+static void test_hang_times_out(void **state)
+{
+    enum { N = 8 };
+    ga_bits in[N], out[N], ref[N];
+    struct ga_plugin_options opt;
+    struct ga_run_failure failure;
+    struct ga_plugin *p;
+    double start;
+
+    (void)state;
+    need_plugins();
+    for (size_t i = 0; i < N; i++)   /* 0, 0.3, ..., 2.1; 1.5f at index 5 */
+        in[i] = float_bits(0.3f * (float)i);
+    in[5] = float_bits(1.5f);
+    ga_plugin_default_options(&opt);
+    opt.timeout_s = 1.0;
+    opt.narrow_timeout_s = 0.2;
+    p = open_plugin("hanging.so", "hanging_gelu_f32", f32, &opt);
+    start = now_s();
+    assert_int_equal(run(p, f32, in, out, N, &failure), -1);
+    /* The call times out (1 s), then bisection probes [0,4) [4,6) [4,5) [5]:
+     * two of them hang, 0.2 s each: about 1.4 s; 3 s or more had the probes
+     * used the full timeout. */
+    assert_true(now_s() - start < 2.8);
+    assert_int_equal(failure.first, 5);
+    assert_int_equal(failure.last, 5);
+    assert_contains(failure.what, "timed out after 1 s");
+    /* The run goes on. */
+    assert_int_equal(run(p, f32, in, out, 5, &failure), 0);
+    direct_f32("good.so", "good_gelu_f32", in, ref, 5);
+    assert_memory_equal(out, ref, 5 * sizeof *out);
+    ga_plugin_close(p);
+    assert_no_children();
+}
+
+/* ---- threads ---- */
+
+/* Two OpenMP threads share one plugin: one keeps crashing it, the other's
+ * batches are all answered correctly; then both run good batches. */
+static void test_two_threads(void **state)
+{
+    enum { N = 2000, ROUNDS = 20 };
+    ga_bits *in = malloc(2 * N * sizeof *in), *ref = malloc(2 * N * sizeof *ref);
+    struct ga_plugin *crashing, *good;
+    uint64_t rng = seed ^ 0x2;
+    int failures[2] = { 0, 0 }, fds = count_fds();
+
+    (void)state;
+    need_plugins();
+    for (size_t i = 0; i < 2 * N; i++) {   /* inputs in [-4, 2), safe for crashing.so */
+        double u = (double)(next_random(&rng) >> 11) * 0x1p-53;
+        in[i] = float_bits((float)(-4.0 + 6.0 * u));
+    }
+    direct_f32("good.so", "good_gelu_f32", in, ref, 2 * N);
+    crashing = open_plugin("crashing.so", "crashing_gelu_f32", f32, NULL);
+    good = open_plugin("good.so", "good_gelu_f32", f32, NULL);
+
+    #pragma omp parallel num_threads(2)
+    {
+        int t = omp_get_thread_num();
+        ga_bits *mine = malloc(N * sizeof *mine), *out = malloc(N * sizeof *out);
+        struct ga_run_failure failure;
+
+        memcpy(mine, in + (size_t)t * N, N * sizeof *mine);
+        if (t == 0)
+            mine[777] = float_bits(2.5f);   /* thread 0 crashes at index 777 */
+        for (int r = 0; r < ROUNDS; r++) {
+            int rc = run(crashing, f32, mine, out, N, &failure);
+            if (t == 0 && !(rc == -1 && failure.first == 777 && failure.last == 777))
+                failures[t]++;
+            if (t == 1 && (rc != 0 || memcmp(out, ref + N, N * sizeof *out) != 0))
+                failures[t]++;
+            rc = run(good, f32, in + (size_t)t * N, out, N, &failure);
+            if (rc != 0 || memcmp(out, ref + (size_t)t * N, N * sizeof *out) != 0)
+                failures[t]++;
+        }
+        free(mine);
+        free(out);
+    }
+    assert_int_equal(failures[0], 0);
+    assert_int_equal(failures[1], 0);
+    ga_plugin_close(crashing);
+    ga_plugin_close(good);
+    assert_int_equal(count_fds(), fds);
+    assert_no_children();
+    free(in);
+    free(ref);
+}
+
+/* ---- bisection logic, with a fake kernel ---- */
+
+struct fake {
+    const bool *fails;   /* per input */
+    int probes;
+    bool stateful;       /* fails only on ranges of 3 or more */
+};
+
+static enum ga_probe_result fake_probe(void *ctx, size_t first, size_t count)
+{
+    struct fake *f = ctx;
+    f->probes++;
+    if (f->stateful)
+        return count >= 3 ? GA_PROBE_FAIL : GA_PROBE_PASS;
+    for (size_t i = first; i < first + count; i++)
+        if (f->fails[i])
+            return GA_PROBE_FAIL;
+    return GA_PROBE_PASS;
+}
+
+static int ceil_log2(size_t n)
+{
+    int k = 0;
+    while (((size_t)1 << k) < n)
+        k++;
+    return k;
+}
+
+/* Every n up to 80 and every pair of failing inputs a <= b: first and last
+ * found, within the probe bounds of narrow.h. */
+static void test_narrow_logic(void **state)
+{
+    bool fails[80];
+
+    (void)state;
+    for (size_t n = 1; n <= 80; n++)
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = a; b < n; b++) {
+                struct fake f = { .fails = fails };
+                size_t first = SIZE_MAX, last = SIZE_MAX;
+                memset(fails, 0, sizeof fails);
+                fails[a] = fails[b] = true;
+                assert_true(ga_narrow_first(fake_probe, &f, n, &first));
+                assert_int_equal(first, a);
+                assert_true(f.probes <= ceil_log2(n) + 1);
+                f.probes = 0;
+                assert_true(ga_narrow_last(fake_probe, &f, first, n, &last));
+                assert_int_equal(last, b);
+                assert_true(f.probes <= ceil_log2(n - first));
+            }
+    /* A kernel whose failure needs the company of other inputs. */
+    {
+        struct fake f = { .fails = fails, .stateful = true };
+        size_t first;
+        assert_false(ga_narrow_first(fake_probe, &f, 64, &first));
+    }
+}
+
+static int setup(void **state)
+{
+    const char *env = getenv("GELU_ACC_SEED");
+
+    (void)state;
+    f32 = ga_format_get(GA_FLOAT32);
+    bf16 = ga_format_get(GA_BFLOAT16);
+    seed = env ? strtoull(env, NULL, 0) : 20240611u;
+    printf("# GELU_ACC_SEED=%llu\n", (unsigned long long)seed);
+    plugin_dir = getenv("GELU_ACC_PLUGIN_DIR");
+    if (plugin_dir == NULL || plugin_dir[0] == '\0') {
+        plugin_dir = NULL;
+        printf("# GELU_ACC_PLUGIN_DIR is unset: the tests that load plugins are skipped "
+               "(build tests/plugins/NAME.c as DIR/NAME.so and set it to DIR)\n");
+    }
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spec_errors),
+        cmocka_unit_test(test_narrow_logic),
+        cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_impl_fields),
+        cmocka_unit_test(test_good_known_values),
+        cmocka_unit_test(test_good_matches_direct),
+        cmocka_unit_test(test_good_bfloat16),
+        cmocka_unit_test(test_regressed_one_ulp),
+        cmocka_unit_test(test_crash_reported),
+        cmocka_unit_test(test_crash_random),
+        cmocka_unit_test(test_hang_times_out),
+        cmocka_unit_test(test_two_threads),
+    };
+    return cmocka_run_group_tests_name("plugin", tests, setup, NULL);
+}
