@@ -1,0 +1,144 @@
+/* make bench: the four figures of the exhaustive float32 sweep, from one run
+ * on the same inputs.
+ *   (a) wall time of the exhaustive float32 sweep of `erf` against exact
+ *       GELU with all statistics (target <= 60 s on 2 cores);
+ *   (b) time ratio MPFR-only oracle / fast oracle on every 4096th float32
+ *       encoding (target >= 200x);
+ *   (c) time ratio sweep / bare loop that only calls the kernel on the same
+ *       inputs, with the same threads and chunks (target <= 3x);
+ *   (d) time ratio 1 thread / 2 threads on the sweep (target >= 1.8x).
+ * GELU_ACC_BENCH_STRIDE=K runs (a), (c) and (d) on every Kth encoding
+ * instead of all 2^32 (for a quick look; the published figures use 1). */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "impls/impl.h"
+#include "sweep/sweep.h"
+#include "truth/fast.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* The sweep of (a) and (d): erf against exact GELU, every statistic. */
+static double time_sweep(const struct ga_format *f, const struct ga_domain *d, int threads,
+                         uint64_t *correct)
+{
+    struct ga_measurement m = { .impl = ga_catalogue_find("erf"), .reference = GA_GELU };
+    struct ga_sweep_options o = { GA_ORACLE_FAST, threads, NULL, NULL };
+    struct ga_summary s;
+    ga_bits undecided;
+    double t = now();
+
+    if (ga_sweep_run(f, d, &m, 1, &o, &undecided) != GA_SWEEP_OK) {
+        fprintf(stderr, "bench: the sweep failed\n");
+        exit(1);
+    }
+    ga_stats_summarize(m.stats, GA_REGION_ALL, &s);
+    t = now() - t;
+    *correct = s.correctly_rounded;
+    ga_measurement_clear(&m);
+    return t;
+}
+
+/* (c): the same chunks and threads, calling only the kernel. */
+static double time_bare_loop(const struct ga_format *f, const struct ga_domain *d, int threads)
+{
+    const struct ga_impl *impl = ga_catalogue_find("erf");
+    uint64_t chunks = (d->size + GA_SWEEP_CHUNK - 1) / GA_SWEEP_CHUNK, sink = 0;
+    double t = now();
+
+    omp_set_num_threads(threads);
+    #pragma omp parallel reduction(^:sink)
+    {
+        ga_bits x[GA_SWEEP_CHUNK], y[GA_SWEEP_CHUNK];
+        struct ga_run_failure failure;
+        #pragma omp for schedule(dynamic, 1)
+        for (uint64_t c = 0; c < chunks; c++) {
+            uint64_t start = c * GA_SWEEP_CHUNK;
+            size_t n = d->size - start < GA_SWEEP_CHUNK ? (size_t)(d->size - start) : GA_SWEEP_CHUNK;
+            ga_domain_fill(d, start, n, x);
+            impl->run(impl, f, x, y, n, &failure);
+            sink ^= y[n / 2];
+        }
+    }
+    t = now() - t;
+    if (sink == 0x12345678)  /* keeps the loop from being optimized away */
+        puts("");
+    return t;
+}
+
+/* (b): per-input oracle time, single thread. */
+static double time_oracle(enum ga_oracle oracle, const struct ga_format *f, const ga_bits *x,
+                          size_t n)
+{
+    struct ga_truth *t = malloc(n * sizeof *t);
+    double start = now();
+
+    if (oracle == GA_ORACLE_FAST)
+        ga_truth_fast_batch(GA_GELU, f, x, t, n);
+    else
+        for (size_t i = 0; i < n; i++)
+            ga_truth_mpfr(GA_GELU, f, x[i], &t[i]);
+    start = now() - start;
+    free(t);
+    return start;
+}
+
+int main(void)
+{
+    const struct ga_format *f = ga_format_get(GA_FLOAT32);
+    const char *env = getenv("GELU_ACC_BENCH_STRIDE");
+    long stride = env ? atol(env) : 1;
+    char spec[64], err[256];
+    struct ga_domain d, slice;
+    ga_bits *x;
+    size_t n;
+    uint64_t c1, c2;
+    double sweep2, sweep1, bare, fast, mpfr;
+
+    if (stride < 1)
+        stride = 1;
+    snprintf(spec, sizeof spec, stride == 1 ? "all" : "stride:%ld", stride);
+    if (ga_domain_parse(&d, spec, f, err, sizeof err) != 0
+        || ga_domain_parse(&slice, "stride:4096", f, err, sizeof err) != 0) {
+        fprintf(stderr, "bench: %s\n", err);
+        return 1;
+    }
+    printf("gelu-acc benchmark: float32, domain %s (%llu inputs), %d threads available\n", spec,
+           (unsigned long long)d.size, omp_get_num_procs());
+    fflush(stdout);
+
+    n = (size_t)slice.size;
+    x = malloc(n * sizeof *x);
+    ga_domain_fill(&slice, 0, n, x);
+    fast = time_oracle(GA_ORACLE_FAST, f, x, n);
+    mpfr = time_oracle(GA_ORACLE_MPFR, f, x, n);
+    free(x);
+
+    sweep2 = time_sweep(f, &d, 2, &c2);
+    bare = time_bare_loop(f, &d, 2);
+    sweep1 = time_sweep(f, &d, 1, &c1);
+    if (c1 != c2) {
+        fprintf(stderr, "bench: 1 and 2 threads disagree\n");
+        return 1;
+    }
+
+    printf("(a) exhaustive sweep of erf vs exact GELU, all statistics, 2 threads: %.1f s "
+           "(%.1f ns per input per core; target <= 60 s)\n", sweep2, sweep2 * 2e9 / (double)d.size);
+    printf("(b) MPFR oracle / fast oracle on every 4096th encoding: %.0fx "
+           "(%.0f ns vs %.1f ns per input; target >= 200x)\n", mpfr / fast, mpfr * 1e9 / (double)n,
+           fast * 1e9 / (double)n);
+    printf("(c) sweep / bare kernel loop on the same inputs: %.2fx (%.1f s vs %.1f s; target <= 3x)\n",
+           sweep2 / bare, sweep2, bare);
+    printf("(d) 1 thread / 2 threads on the sweep: %.2fx (%.1f s vs %.1f s; target >= 1.8x)\n",
+           sweep1 / sweep2, sweep1, sweep2);
+    ga_domain_free(&d);
+    ga_domain_free(&slice);
+    return 0;
+}

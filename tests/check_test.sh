@@ -1,0 +1,93 @@
+#!/bin/bash
+# Regression testing end to end: baselines with plugins, a regressed kernel,
+# a crashing and a hanging kernel, graded output files and their errors.
+. "${top_srcdir:-.}/tests/tap.sh"
+src=${top_srcdir:-.}
+plugins=$GELU_ACC_PLUGIN_DIR
+data=$src/tests/data/npy
+
+if [ ! -d "$plugins" ] || [ ! -d "$GELU_ACC_EXAMPLE_DIR" ]; then
+    echo "1..0 # SKIP plugins not built (GELU_ACC_PLUGIN_DIR, GELU_ACC_EXAMPLE_DIR)"
+    exit 0
+fi
+
+# The example plugin against its committed baseline (paths are relative to
+# the baseline file: put the built library where it expects it).
+mkdir "$tmp/example"
+cp "$src/examples/plugin/gelu_tanh_fast.baseline" "$tmp/example/"
+ln -s "$GELU_ACC_EXAMPLE_DIR" "$tmp/example/.libs"
+check "example plugin meets its committed baseline" \
+    "$GELU_ACC" check --baseline "$tmp/example/gelu_tanh_fast.baseline"
+
+# Record a baseline for the good kernel, then point it at the regressed one,
+# which is one ulp high at x = 1 (0x3f800000) and nowhere else.
+cat > "$tmp/good.baseline" <<END
+[kernel]
+kernel = plugin:$plugins/good.so:good_gelu_f32
+format = float32
+domain = range:0.99:1.01
+END
+check "--update-baseline records the good kernel" \
+    "$GELU_ACC" check --baseline "$tmp/good.baseline" --update-baseline
+check "the recorded baseline passes" "$GELU_ACC" check --baseline "$tmp/good.baseline"
+sed 's/good\.so:good_gelu_f32/regressed.so:regressed_gelu_f32/' "$tmp/good.baseline" > "$tmp/regressed.baseline"
+check "a regressed kernel fails with exit 1, naming the metric and the input" \
+    bash -c "$(declare -f expect_status); tmp=$tmp; expect_status 1 $GELU_ACC check --baseline $tmp/regressed.baseline &&
+             grep -q 'max_ulp' $tmp/out && grep -q 'worst input 0x3f800000' $tmp/out && grep -q '^FAIL kernel' $tmp/out"
+check "--update-baseline keeps the file when a kernel fails" \
+    bash -c "cp $tmp/regressed.baseline $tmp/keep && sed 's/range:0.99:1.01/range:1.999:2.001/' $tmp/keep > $tmp/crash.baseline &&
+             sed -i 's/regressed\.so:regressed_gelu_f32/crashing.so:crashing_gelu_f32/' $tmp/crash.baseline &&
+             cp $tmp/crash.baseline $tmp/crash.before; ! $GELU_ACC check --baseline $tmp/crash.baseline --update-baseline >/dev/null; cmp $tmp/crash.before $tmp/crash.baseline"
+
+# A crashing kernel beside a good one: the crash is reported with its inputs
+# (x in [2, 3) raises SIGSEGV) and the good kernel is still judged.
+cat > "$tmp/two.baseline" <<END
+[crash]
+kernel = plugin:$plugins/crashing.so:crashing_gelu_f32
+format = float32
+domain = range:1.999:2.001
+max_ulp = 1
+
+[good]
+kernel = plugin:$plugins/good.so:good_gelu_f32
+format = float32
+domain = range:1.999:2.001
+max_ulp = 1
+END
+check "a crashing kernel is reported and the run goes on to a verdict" \
+    bash -c "$(declare -f expect_status); tmp=$tmp; expect_status 1 $GELU_ACC check --baseline $tmp/two.baseline &&
+             grep -q '^FAIL crash: the kernel killed by signal 11' $tmp/out && grep -q 'inputs 0x40000000\.\.' $tmp/out &&
+             grep -q '^PASS good' $tmp/out"
+printf '0x3f800000\n0x3fc00000\n0x40000000\n' > "$tmp/three"
+check "a hanging kernel times out, naming the input" \
+    bash -c "$(declare -f expect_status); tmp=$tmp; expect_status 1 $GELU_ACC sweep --kernel $plugins/hanging.so:hanging_gelu_f32 --format float32 --domain file:$tmp/three --timeout 1 &&
+             grep -q 'timed out' $tmp/out && grep -q '0x3fc00000' $tmp/out"
+check "a plugin that cannot be loaded: exit 2" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC sweep --kernel $tmp/none.so:k --format float32 && stderr_has 'none.so'"
+
+# Graded outputs.
+check "inputs writes a .npy that grade reads back" \
+    bash -c "$GELU_ACC inputs --format bfloat16 --domain range:-1:1 -o $tmp/in.npy && $GELU_ACC grade --format bfloat16 --inputs $tmp/in.npy --outputs $tmp/in.npy --json > $tmp/g.json &&
+             python3 -c 'import json; r = json.load(open(\"$tmp/g.json\"))[0]; assert r[\"count\"] == 2 * (0x3f80 + 1), r[\"count\"]'"
+check "inputs refuses to overwrite without --force" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC inputs --format bfloat16 -o $tmp/in.npy && stderr_has 'force'"
+check "NumPy's own float32 file is graded (y = x: 16 inputs)" \
+    bash -c "$GELU_ACC grade --format float32 --inputs $data/f32.npy --outputs $data/f32.npy --json | python3 -c 'import json,sys; assert json.load(sys.stdin)[0][\"count\"] == 16'"
+for bad in "f32_truncated.npy:truncated" "f32_be.npy:big-endian" "f64.npy:<f8" "f32_2d_fortran.npy:shape" "f32_trailing.npy:trailing"; do
+    file=${bad%%:*} word=${bad#*:}
+    check "grade rejects $file with exit 2 ('$word')" \
+        bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC grade --format float32 --inputs $data/f32.npy --outputs $data/$file && stderr_has '$word' && stderr_has '$file'"
+done
+check "grade rejects files of different lengths" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; head -c 60 /dev/zero > $tmp/raw15; expect_status 2 $GELU_ACC grade --format float32 --inputs $data/f32.npy --outputs $tmp/raw15 && stderr_has 'raw15'"
+check "grade rejects a float16 file given as bfloat16" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC grade --format bfloat16 --inputs $data/f16.npy --outputs $data/f16.npy && stderr_has '<f2'"
+
+# Malformed baselines: exit 2 with file and line.
+printf '[a]\nkernel = erf\nformat = float16\nmax_ulp = lots\n' > "$tmp/bad.baseline"
+check "a malformed baseline names its line" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC check --baseline $tmp/bad.baseline && stderr_has 'bad.baseline:4'"
+printf 'kernel = erf\n' > "$tmp/bad2.baseline"
+check "a setting outside a section is refused" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC check --baseline $tmp/bad2.baseline && stderr_has 'bad2.baseline:1'"
+finish
