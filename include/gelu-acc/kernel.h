@@ -1,0 +1,83 @@
+/* gelu-acc kernel ABI: what a shared library must export so that gelu-acc
+ * can measure its GELU.
+ *
+ * A kernel computes out[i] = gelu(in[i]) for i < n, one function per format.
+ * gelu-acc names it "path/to/lib.so:symbol" (in a baseline file:
+ * "plugin:path/to/lib.so:symbol"), loads it with dlopen and calls it on
+ * batches of inputs (every encoding of the format, in an exhaustive sweep).
+ *
+ * Contract:
+ * - in and out do not overlap; both hold n elements; n may be 0.
+ * - float16 and bfloat16 values travel as their 16-bit encodings
+ *   (IEEE binary16; bfloat16 = the top half of a float32), in host order.
+ * - The kernel may be called concurrently from several threads and processes,
+ *   on disjoint arrays.  It must keep no state between calls: the result for
+ *   in[i] depends on in[i] alone, never on the batch around it.
+ * - It must not retain the pointers after returning.
+ * - gelu-acc calls it in a separate worker process, so a crash (signal) or a
+ *   hang is reported with the input range that caused it instead of ending the
+ *   run.  That process is a fork of gelu-acc: no exec, stdout and stderr are
+ *   shared, and the kernel should not start threads of its own.
+ *
+ * Declare each kernel with its type, so that the compiler checks the
+ * signature, and give it C linkage and default visibility:
+ *
+ *     #include <gelu-acc/kernel.h>
+ *     GELU_ACC_KERNEL_ABI_TAG;
+ *     GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_f32 my_gelu;
+ *     void my_gelu(const float *in, float *out, size_t n) { ... }
+ *
+ * Build: cc -O3 -shared -fPIC -o libmy.so my.c -lm
+ * examples/plugin/ in the gelu-acc sources holds a complete example.
+ */
+#ifndef GELU_ACC_KERNEL_H
+#define GELU_ACC_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bumped when a kernel type or the contract above changes incompatibly. */
+#define GELU_ACC_KERNEL_ABI_VERSION 1
+
+#ifdef __cplusplus
+#define GELU_ACC_EXTERN_C extern "C"
+#else
+#define GELU_ACC_EXTERN_C
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define GELU_ACC_EXPORT __attribute__((visibility("default")))
+#else
+#define GELU_ACC_EXPORT
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* float32: IEEE binary32 values. */
+typedef void gelu_acc_kernel_f32(const float *in, float *out, size_t n);
+
+/* float16: IEEE binary16 encodings (sign, 5 exponent bits, 10 fraction bits). */
+typedef void gelu_acc_kernel_f16(const uint16_t *in, uint16_t *out, size_t n);
+
+/* bfloat16: encodings (sign, 8 exponent bits, 7 fraction bits), i.e. the high
+ * 16 bits of the float32 with the same value. */
+typedef void gelu_acc_kernel_bf16(const uint16_t *in, uint16_t *out, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* Optional: records in the library the ABI version it was built against.
+ * gelu-acc refuses a library whose recorded version differs from its own;
+ * a library without the tag is accepted.  Use once per library, at file
+ * scope. */
+#define GELU_ACC_KERNEL_ABI_TAG                                              \
+    GELU_ACC_EXTERN_C GELU_ACC_EXPORT const int gelu_acc_kernel_abi_version; \
+    const int gelu_acc_kernel_abi_version = GELU_ACC_KERNEL_ABI_VERSION
+
+/* The name of that tag, for loaders. */
+#define GELU_ACC_KERNEL_ABI_SYMBOL "gelu_acc_kernel_abi_version"
+
+#endif
