@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check/baseline.h"
-#include "cli/cli.h"
+#include "cli/measure.h"
 #include "io/array_file.h"
 #include "io/detect.h"
 #include "io/plugin.h"
@@ -53,7 +53,7 @@ static int measure(const char *baseline, const struct ga_baseline_entry *e,
     struct ga_io_error io;
     struct ga_domain d;
     char err[512], *path = NULL;
-    ga_bits *inputs = NULL, *outputs = NULL, undecided;
+    ga_bits *inputs = NULL, *outputs = NULL;
     int status = GA_EXIT_OK;
 
     if (strncmp(e->kernel, "outputs:", 8) == 0) {
@@ -105,15 +105,8 @@ static int measure(const char *baseline, const struct ga_baseline_entry *e,
             status = GA_EXIT_USAGE;
         }
     }
-    if (status == GA_EXIT_OK) {
-        if (ga_sweep_run(f, &d, &m, 1, so, &undecided) != GA_SWEEP_OK
-            || ga_result_from_measurement(r, &m, &d, so->oracle, e->name) != 0) {
-            ga_cli_error("check: [%s]: the measurement failed", e->name);
-            status = GA_EXIT_INTERNAL;
-        }
-        if (m.stats)
-            ga_measurement_clear(&m);
-    }
+    if (status == GA_EXIT_OK)
+        status = ga_cli_measure("check", f, &d, &m, so, e->name, r);
     ga_plugin_close(plugin);
     ga_domain_free(&d);
     free(path);
@@ -168,10 +161,8 @@ int ga_cmd_check(int argc, char **argv)
                 return GA_EXIT_USAGE;
             break;
         case 't':
-            if ((so.threads = atoi(optarg)) <= 0) {
-                ga_cli_error("check: --threads takes a positive number, not '%s'", optarg);
+            if (ga_cli_threads("check", optarg, &so.threads) != 0)
                 return GA_EXIT_USAGE;
-            }
             break;
         case 'h': fputs(help, stdout); return GA_EXIT_OK;
         default:

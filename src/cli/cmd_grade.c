@@ -4,11 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/progress.h"
+#include "cli/measure.h"
 #include "io/array_file.h"
 #include "io/detect.h"
-#include "report/result.h"
 
 static const char help[] =
     "usage: gelu-acc grade --format FORMAT --inputs FILE --outputs FILE\n"
@@ -60,13 +58,13 @@ int ga_cmd_grade(int argc, char **argv)
     struct ga_measurement m = { 0 };
     struct ga_array_reader in_file, out_file;
     struct ga_result *result = NULL;
-    struct ga_progress progress;
     struct ga_io_error io;
     struct ga_domain d;
     const struct ga_format *f;
-    ga_bits *x = NULL, *y = NULL, undecided;
+    enum ga_cli_form form = GA_CLI_TEXT;
+    ga_bits *x = NULL, *y = NULL;
     size_t nx, ny;
-    int opt, json = 0, csv = 0, status = GA_EXIT_USAGE;
+    int opt, status = GA_EXIT_USAGE;
 
     m.reference = GA_GELU;
     optind = 1;
@@ -76,8 +74,8 @@ int ga_cmd_grade(int argc, char **argv)
         case 'i': in_path = optarg; break;
         case 'o': out_path = optarg; break;
         case 'n': name = optarg; break;
-        case 'j': json = 1; break;
-        case 'c': csv = 1; break;
+        case 'j': form = GA_CLI_JSON; break;
+        case 'c': form = GA_CLI_CSV; break;
         case 'r':
             if (ga_cli_function(optarg, &m.reference) != 0)
                 return GA_EXIT_USAGE;
@@ -87,10 +85,8 @@ int ga_cmd_grade(int argc, char **argv)
                 return GA_EXIT_USAGE;
             break;
         case 't':
-            if ((so.threads = atoi(optarg)) <= 0) {
-                ga_cli_error("grade: --threads takes a positive number, not '%s'", optarg);
+            if (ga_cli_threads("grade", optarg, &so.threads) != 0)
                 return GA_EXIT_USAGE;
-            }
             break;
         case 'h': fputs(help, stdout); return GA_EXIT_OK;
         default:
@@ -124,24 +120,12 @@ int ga_cmd_grade(int argc, char **argv)
         goto done;
     }
     m.outputs = y;
-    ga_progress_attach(&progress, &so, name ? name : out_path);
-    if (ga_sweep_run(f, &d, &m, 1, &so, &undecided) != GA_SWEEP_OK
-        || !(result = malloc(sizeof *result))
-        || ga_result_from_measurement(result, &m, &d, so.oracle, name ? name : out_path) != 0) {
-        ga_cli_error("grade: the measurement failed");
+    if (!(result = malloc(sizeof *result)))
         status = GA_EXIT_INTERNAL;
-    } else {
-        if (json)
-            ga_write_json(stdout, result, 1);
-        else if (csv)
-            ga_write_csv(stdout, result, 1);
-        else
-            ga_write_text(stdout, result);
-        status = fflush(stdout) == 0 ? GA_EXIT_OK : GA_EXIT_USAGE;
-    }
+    else if ((status = ga_cli_measure("grade", f, &d, &m, &so, name ? name : out_path,
+                                      result)) == GA_EXIT_OK)
+        status = ga_cli_print_result(result, form);
     free(result);
-    if (m.stats)
-        ga_measurement_clear(&m);
     ga_domain_free(&d);
 done:
     ga_array_close(&in_file);

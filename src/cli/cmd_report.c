@@ -8,8 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/cli.h"
-#include "cli/progress.h"
+#include "cli/measure.h"
 #include "report/report_file.h"
 #include "report/result.h"
 
@@ -114,13 +113,10 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     size_t max = 2 * ga_catalogue_count(), n;
     struct ga_measurement *m = calloc(max + 1, sizeof *m);
     struct ga_result *results = calloc(max + 1, sizeof *results);
-    struct ga_sweep_options so = *base;
-    struct ga_progress progress;
     struct ga_domain domain;
     struct ga_io_error io;
     char err[512], name[64];
-    int status = GA_EXIT_OK;
-    ga_bits undecided;
+    int status;
 
     if (!m || !results) {
         free(m);
@@ -135,13 +131,9 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
         free(results);
         return GA_EXIT_USAGE;
     }
-    ga_progress_attach(&progress, &so, f->name);
-    if (ga_sweep_run(f, &domain, m, n, &so, &undecided) != GA_SWEEP_OK) {
-        ga_cli_error("report: the %s sweep failed", f->name);
-        status = GA_EXIT_INTERNAL;
-    }
+    status = ga_cli_sweep("report", f, &domain, m, n, *base, f->name);
     for (size_t i = 0; status == GA_EXIT_OK && i < n; i++)
-        if (ga_result_from_measurement(&results[i], &m[i], &domain, so.oracle, NULL) != 0)
+        if (ga_result_from_measurement(&results[i], &m[i], &domain, base->oracle, NULL) != 0)
             status = GA_EXIT_INTERNAL;
     if (status == GA_EXIT_OK) {
         struct page page = { f, results, n, how };
@@ -196,10 +188,8 @@ int ga_cmd_report(int argc, char **argv)
                 return GA_EXIT_USAGE;
             break;
         case 't':
-            if ((so.threads = atoi(optarg)) <= 0) {
-                ga_cli_error("report: --threads takes a positive number, not '%s'", optarg);
+            if (ga_cli_threads("report", optarg, &so.threads) != 0)
                 return GA_EXIT_USAGE;
-            }
             break;
         case 'h':
             fputs(help, stdout);

@@ -4,10 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/progress.h"
+#include "cli/measure.h"
 #include "io/plugin.h"
-#include "report/result.h"
 
 static const char help[] =
     "usage: gelu-acc sweep (--impl NAME | --kernel LIB.so:SYMBOL) --format FORMAT\n"
@@ -49,13 +47,12 @@ int ga_cmd_sweep(int argc, char **argv)
     struct ga_io_error io;
     struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
     struct ga_measurement m = { 0 };
-    struct ga_progress progress;
+    enum ga_cli_form form = GA_CLI_TEXT;
     const struct ga_format *f;
     struct ga_domain domain;
     struct ga_result *result;
     char err[512];
-    int opt, json = 0, csv = 0, status;
-    ga_bits undecided;
+    int opt, status;
 
     m.reference = GA_GELU;
     ga_plugin_default_options(&po);
@@ -73,8 +70,14 @@ int ga_cmd_sweep(int argc, char **argv)
             break;
         case 'f': format_name = optarg; break;
         case 'd': domain_spec = optarg; break;
-        case 'j': json = 1; break;
-        case 'c': csv = 1; break;
+        case 'j':
+        case 'c':
+            if (form != GA_CLI_TEXT) {
+                ga_cli_error("sweep: choose one of --json and --csv");
+                return GA_EXIT_USAGE;
+            }
+            form = opt == 'j' ? GA_CLI_JSON : GA_CLI_CSV;
+            break;
         case 'r':
             if (ga_cli_function(optarg, &m.reference) != 0)
                 return GA_EXIT_USAGE;
@@ -84,11 +87,8 @@ int ga_cmd_sweep(int argc, char **argv)
                 return GA_EXIT_USAGE;
             break;
         case 't':
-            so.threads = atoi(optarg);
-            if (so.threads <= 0) {
-                ga_cli_error("sweep: --threads takes a positive number, not '%s'", optarg);
+            if (ga_cli_threads("sweep", optarg, &so.threads) != 0)
                 return GA_EXIT_USAGE;
-            }
             break;
         case 'h':
             fputs(help, stdout);
@@ -125,11 +125,6 @@ int ga_cmd_sweep(int argc, char **argv)
                      impl_name, f->name);
         return GA_EXIT_USAGE;
     }
-    if (json && csv) {
-        ga_cli_error("sweep: choose one of --json and --csv");
-        ga_plugin_close(plugin);
-        return GA_EXIT_USAGE;
-    }
     if (ga_domain_parse(&domain, domain_spec ? domain_spec : ga_domain_default(f), f, err,
                         sizeof err) != 0) {
         ga_cli_error("sweep: %s", err);
@@ -137,40 +132,17 @@ int ga_cmd_sweep(int argc, char **argv)
         return GA_EXIT_USAGE;
     }
 
-    ga_progress_attach(&progress, &so, impl_name);
-    status = ga_sweep_run(f, &domain, &m, 1, &so, &undecided);
-    if (status == GA_SWEEP_UNDECIDED || status == GA_SWEEP_ORACLES_DISAGREE) {
-        char hex[16];
-        ga_format_bits(f, undecided, hex);
-        ga_cli_error(status == GA_SWEEP_UNDECIDED
-                     ? "sweep: the oracle reached its precision cap on input %s"
-                     : "sweep: the MPFR and fast oracles disagree on input %s (please report)", hex);
+    if (!(result = malloc(sizeof *result))) {
         status = GA_EXIT_INTERNAL;
-    } else if (status != GA_SWEEP_OK) {
-        ga_cli_error("sweep: out of memory");
-        status = GA_EXIT_INTERNAL;
-    } else if (!(result = malloc(sizeof *result))
-               || ga_result_from_measurement(result, &m, &domain, so.oracle, NULL) != 0) {
-        ga_cli_error("sweep: could not summarize the results");
-        free(result);
-        status = GA_EXIT_INTERNAL;
-    } else {
-        if (json)
-            ga_write_json(stdout, result, 1);
-        else if (csv)
-            ga_write_csv(stdout, result, 1);
-        else
-            ga_write_text(stdout, result);
-        status = result->failed ? GA_EXIT_REGRESSION : GA_EXIT_OK;
-        if (result->failed)
+    } else if ((status = ga_cli_measure("sweep", f, &domain, &m, &so, NULL, result)) == GA_EXIT_OK) {
+        status = ga_cli_print_result(result, form);
+        if (status == GA_EXIT_OK && result->failed) {
             ga_cli_error("sweep: %s failed: %s", impl_name, result->failure.what);
-        free(result);
+            status = GA_EXIT_REGRESSION;
+        }
     }
-    if (m.stats)
-        ga_measurement_clear(&m);
+    free(result);
     ga_domain_free(&domain);
     ga_plugin_close(plugin);
-    if (fflush(stdout) != 0 && status == GA_EXIT_OK)
-        status = GA_EXIT_USAGE;
     return status;
 }

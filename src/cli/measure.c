@@ -1,0 +1,82 @@
+/* What the measuring commands share: running a sweep with a progress line,
+ * turning its failures into messages, and printing a result. */
+#include <stdlib.h>
+
+#include "cli/measure.h"
+#include "cli/progress.h"
+
+int ga_cli_threads(const char *cmd, const char *arg, int *threads)
+{
+    char *end;
+    long n = strtol(arg, &end, 10);
+
+    if (*end != '\0' || n <= 0 || n > 1024) {
+        ga_cli_error("%s: --threads takes a number from 1 to 1024, not '%s'", cmd, arg);
+        return -1;
+    }
+    *threads = (int)n;
+    return 0;
+}
+
+int ga_cli_sweep(const char *cmd, const struct ga_format *f, const struct ga_domain *d,
+                 struct ga_measurement *m, size_t n, struct ga_sweep_options so, const char *label)
+{
+    struct ga_progress progress;
+    ga_bits input;
+    char hex[16];
+    int status;
+
+    ga_progress_attach(&progress, &so, label);
+    status = ga_sweep_run(f, d, m, n, &so, &input);
+    ga_format_bits(f, input, hex);
+    switch (status) {
+    case GA_SWEEP_OK:
+        return GA_EXIT_OK;
+    case GA_SWEEP_UNDECIDED:
+        ga_cli_error("%s: the oracle reached its %d-bit cap on input %s", cmd,
+                     GA_ZIV_MAX_PRECISION, hex);
+        break;
+    case GA_SWEEP_ORACLES_DISAGREE:
+        ga_cli_error("%s: the MPFR and fast oracles disagree on input %s (please report it)",
+                     cmd, hex);
+        break;
+    case GA_SWEEP_BAD_FORMAT:
+        ga_cli_error("%s: an implementation has no %s version", cmd, f->name);
+        return GA_EXIT_USAGE;
+    default:
+        ga_cli_error("%s: out of memory", cmd);
+        break;
+    }
+    return GA_EXIT_INTERNAL;
+}
+
+int ga_cli_measure(const char *cmd, const struct ga_format *f, const struct ga_domain *d,
+                   struct ga_measurement *m, const struct ga_sweep_options *so, const char *name,
+                   struct ga_result *r)
+{
+    int status = ga_cli_sweep(cmd, f, d, m, 1, *so, name ? name : m->impl->name);
+
+    if (status == GA_EXIT_OK && ga_result_from_measurement(r, m, d, so->oracle, name) != 0) {
+        ga_cli_error("%s: could not summarize the results", cmd);
+        status = GA_EXIT_INTERNAL;
+    }
+    if (m->stats)
+        ga_measurement_clear(m);
+    r->profile = NULL;  /* released with the measurement */
+    return status;
+}
+
+int ga_cli_print_result(const struct ga_result *r, enum ga_cli_form form)
+{
+    if (form == GA_CLI_JSON)
+        ga_write_json(stdout, r, 1);
+    else if (form == GA_CLI_CSV)
+        ga_write_csv(stdout, r, 1);
+    else
+        ga_write_text(stdout, r);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        ga_cli_error("cannot write the results to standard output");
+        return GA_EXIT_USAGE;
+    }
+    return GA_EXIT_OK;
+}

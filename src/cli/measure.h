@@ -1,0 +1,26 @@
+#ifndef GA_CLI_MEASURE_H
+#define GA_CLI_MEASURE_H
+
+#include "cli/cli.h"
+#include "report/result.h"
+
+enum ga_cli_form { GA_CLI_TEXT, GA_CLI_JSON, GA_CLI_CSV };
+
+/* --threads N: 0 and a message on success/failure as -1. */
+int ga_cli_threads(const char *cmd, const char *arg, int *threads);
+
+/* Run ga_sweep_run with a progress line; failures become messages.
+ * Returns a GA_EXIT_* status. */
+int ga_cli_sweep(const char *cmd, const struct ga_format *f, const struct ga_domain *d,
+                 struct ga_measurement *m, size_t n, struct ga_sweep_options so, const char *label);
+
+/* Sweep one measurement and summarize it into *r (the measurement's stats
+ * are released; a NULL name takes the implementation's). */
+int ga_cli_measure(const char *cmd, const struct ga_format *f, const struct ga_domain *d,
+                   struct ga_measurement *m, const struct ga_sweep_options *so, const char *name,
+                   struct ga_result *r);
+
+/* Print r on stdout as text, JSON or CSV. */
+int ga_cli_print_result(const struct ga_result *r, enum ga_cli_form form);
+
+#endif
