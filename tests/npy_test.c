@@ -24,6 +24,19 @@
 #include "io/npy.h"
 #include "io/rawfile.h"
 
+static enum ga_io_status read_npy(const char *path, const struct ga_format *f, ga_bits **v,
+                                  size_t *n, struct ga_io_error *err)
+{
+    return ga_file_read(path, GA_FILE_NPY, f, v, n, err);
+}
+
+static enum ga_io_status write_array_npy(const char *path, const struct ga_format *f,
+                                         const ga_bits *v, size_t n, bool overwrite,
+                                         struct ga_io_error *err)
+{
+    return ga_file_write(path, GA_FILE_NPY, f, v, n, overwrite, err);
+}
+
 static const struct ga_format *f32, *f16, *bf16;
 static uint64_t seed;
 static char data_dir[4096];
@@ -137,7 +150,7 @@ static void check_numpy_file(const char *npy, const char *txt, const struct ga_f
     struct ga_io_error err;
 
     assert_int_equal(n_expected, 16);
-    assert_int_equal(ga_npy_read(data_path(npy), f, &v, &n, &err), GA_IO_OK);
+    assert_int_equal(read_npy(data_path(npy), f, &v, &n, &err), GA_IO_OK);
     assert_int_equal(n, n_expected);
     for (size_t i = 0; i < n; i++)
         assert_int_equal(v[i], expected[i]);
@@ -152,7 +165,7 @@ static void test_numpy_float32(void **state)
     (void)state;
     check_numpy_file("f32.npy", "f32.txt", f32);
     /* Known IEEE binary32 encodings of make.py's F32 values. */
-    assert_int_equal(ga_npy_read(data_path("f32.npy"), f32, &v, &n, NULL), GA_IO_OK);
+    assert_int_equal(read_npy(data_path("f32.npy"), f32, &v, &n, NULL), GA_IO_OK);
     assert_int_equal(v[0], 0x00000000);   /* +0 */
     assert_int_equal(v[1], 0x80000000);   /* -0 */
     assert_int_equal(v[2], 0x3f800000);   /* 1 */
@@ -173,7 +186,7 @@ static void test_numpy_float16(void **state)
 
     (void)state;
     check_numpy_file("f16.npy", "f16.txt", f16);
-    assert_int_equal(ga_npy_read(data_path("f16.npy"), f16, &v, &n, NULL), GA_IO_OK);
+    assert_int_equal(read_npy(data_path("f16.npy"), f16, &v, &n, NULL), GA_IO_OK);
     assert_int_equal(v[2], 0x3c00);   /* 1 */
     assert_int_equal(v[5], 0xc100);   /* -2.5 */
     assert_int_equal(v[8], 0x7bff);   /* 65504, largest finite */
@@ -190,7 +203,7 @@ static void test_numpy_bfloat16_bits(void **state)
 
     (void)state;
     check_numpy_file("bf16.npy", "bf16.txt", bf16);
-    assert_int_equal(ga_npy_read(data_path("bf16.npy"), bf16, &v, &n, NULL), GA_IO_OK);
+    assert_int_equal(read_npy(data_path("bf16.npy"), bf16, &v, &n, NULL), GA_IO_OK);
     assert_int_equal(v[2], 0x3f80);   /* 1: high half of 0x3f800000 */
     assert_int_equal(v[8], 0x7f7f);   /* largest finite */
     assert_int_equal(v[12], 0x7f80);  /* +inf */
@@ -227,9 +240,9 @@ static void test_numpy_variants_same_array(void **state)
     size_t n_ref, n;
 
     (void)state;
-    assert_int_equal(ga_npy_read(data_path("f32.npy"), f32, &ref, &n_ref, NULL), GA_IO_OK);
+    assert_int_equal(read_npy(data_path("f32.npy"), f32, &ref, &n_ref, NULL), GA_IO_OK);
     for (size_t i = 0; i < 2; i++) {
-        assert_int_equal(ga_npy_read(data_path(files[i]), f32, &v, &n, NULL), GA_IO_OK);
+        assert_int_equal(read_npy(data_path(files[i]), f32, &v, &n, NULL), GA_IO_OK);
         assert_int_equal(n, n_ref);
         assert_memory_equal(v, ref, n * sizeof *v);
         free(v);
@@ -305,7 +318,7 @@ static void test_bad_magic_and_version(void **state)
     {
         ga_bits *v;
         size_t n;
-        assert_int_equal(ga_npy_read(p, f32, &v, &n, NULL), GA_IO_OK);
+        assert_int_equal(read_npy(p, f32, &v, &n, NULL), GA_IO_OK);
         assert_int_equal(n, 1);
         assert_int_equal(v[0], 0x3f800000);
         free(v);
@@ -396,7 +409,7 @@ static void test_liberal_headers(void **state)
             size_t n;
             struct ga_io_error err;
             write_npy(p, version, 0, dicts[i], two, sizeof two);
-            if (ga_npy_read(p, f32, &v, &n, &err) != GA_IO_OK)
+            if (read_npy(p, f32, &v, &n, &err) != GA_IO_OK)
                 fail_msg("%s: %s", dicts[i], err.message);
             assert_int_equal(n, 2);
             assert_int_equal(v[0], 0x3f800000);
@@ -432,7 +445,7 @@ static void test_written_equals_numpy(void **state)
         ga_bits v[16];
         size_t n = read_hex(cases[i].txt, f, v, 16), a, b;
         const char *p = tmp_path("ours.npy");
-        assert_int_equal(ga_npy_write(p, f, v, n, true, NULL), GA_IO_OK);
+        assert_int_equal(write_array_npy(p, f, v, n, true, NULL), GA_IO_OK);
         a = read_bytes(p, ours, sizeof ours);
         b = read_bytes(data_path(cases[i].npy), theirs, sizeof theirs);
         assert_int_equal(a, b);
@@ -483,11 +496,11 @@ static void round_trip(const struct ga_format *f, enum ga_file_kind kind, size_t
 
     fill_random(f, v, n, rng);
     if (kind == GA_FILE_NPY) {
-        assert_int_equal(ga_npy_write(p, f, v, n, true, &err), GA_IO_OK);
-        assert_int_equal(ga_npy_read(p, f, &back, &m, &err), GA_IO_OK);
+        assert_int_equal(write_array_npy(p, f, v, n, true, &err), GA_IO_OK);
+        assert_int_equal(read_npy(p, f, &back, &m, &err), GA_IO_OK);
     } else {
-        assert_int_equal(ga_raw_write(p, f, v, n, true, &err), GA_IO_OK);
-        assert_int_equal(ga_raw_read(p, f, &back, &m, &err), GA_IO_OK);
+        assert_int_equal(ga_file_write(p, GA_FILE_RAW, f, v, n, true, &err), GA_IO_OK);
+        assert_int_equal(ga_file_read(p, GA_FILE_RAW, f, &back, &m, &err), GA_IO_OK);
     }
     assert_int_equal(m, n);
     if (n > 0)
@@ -520,10 +533,10 @@ static void test_raw_bytes(void **state)
     const char *p = tmp_path("bytes.bin");
 
     (void)state;
-    assert_int_equal(ga_raw_write(p, f32, v32, 2, true, NULL), GA_IO_OK);
+    assert_int_equal(ga_file_write(p, GA_FILE_RAW, f32, v32, 2, true, NULL), GA_IO_OK);
     assert_int_equal(read_bytes(p, buf, sizeof buf), 8);
     assert_memory_equal(buf, b32, 8);
-    assert_int_equal(ga_raw_write(p, f16, v16, 2, true, NULL), GA_IO_OK);
+    assert_int_equal(ga_file_write(p, GA_FILE_RAW, f16, v16, 2, true, NULL), GA_IO_OK);
     assert_int_equal(read_bytes(p, buf, sizeof buf), 4);
     assert_memory_equal(buf, b16, 4);
 }
@@ -563,16 +576,16 @@ static void test_no_overwrite(void **state)
 
     (void)state;
     unlink(p);
-    assert_int_equal(ga_npy_write(p, f32, a, 2, false, &err), GA_IO_OK);
-    assert_int_equal(ga_npy_write(p, f32, b, 3, false, &err), GA_IO_EXISTS);
+    assert_int_equal(write_array_npy(p, f32, a, 2, false, &err), GA_IO_OK);
+    assert_int_equal(write_array_npy(p, f32, b, 3, false, &err), GA_IO_EXISTS);
     assert_contains(err.message, p);
     assert_contains(err.message, "not overwritten");
-    assert_int_equal(ga_raw_write(p, f32, b, 3, false, &err), GA_IO_EXISTS);
-    assert_int_equal(ga_npy_read(p, f32, &v, &n, NULL), GA_IO_OK);
+    assert_int_equal(ga_file_write(p, GA_FILE_RAW, f32, b, 3, false, &err), GA_IO_EXISTS);
+    assert_int_equal(read_npy(p, f32, &v, &n, NULL), GA_IO_OK);
     assert_int_equal(n, 2);
     free(v);
-    assert_int_equal(ga_npy_write(p, f32, b, 3, true, &err), GA_IO_OK);
-    assert_int_equal(ga_npy_read(p, f32, &v, &n, NULL), GA_IO_OK);
+    assert_int_equal(write_array_npy(p, f32, b, 3, true, &err), GA_IO_OK);
+    assert_int_equal(read_npy(p, f32, &v, &n, NULL), GA_IO_OK);
     assert_int_equal(n, 3);
     assert_int_equal(v[2], 5);
     free(v);
@@ -587,7 +600,7 @@ static void test_no_overwrite(void **state)
         write_bytes(q, "theirs", 6);
         assert_int_equal(ga_array_commit(&w, &err), GA_IO_EXISTS);
         assert_contains(err.message, "appeared while it was being written");
-        assert_int_equal(ga_raw_read(q, bf16, &v, &n, NULL), GA_IO_OK);
+        assert_int_equal(ga_file_read(q, GA_FILE_RAW, bf16, &v, &n, NULL), GA_IO_OK);
         assert_int_equal(n, 3);   /* still the 6 bytes written above */
         free(v);
     }
@@ -642,7 +655,7 @@ static void test_reader(void **state)
     assert_int_equal(ga_array_read(&a, 10, 7, v, &err), GA_IO_RANGE);
     assert_contains(err.message, "[10, 17) asked for, the array has 16");
 
-    assert_int_equal(ga_raw_write(p, f32, expected, 15, true, NULL), GA_IO_OK);
+    assert_int_equal(ga_file_write(p, GA_FILE_RAW, f32, expected, 15, true, NULL), GA_IO_OK);
     assert_int_equal(ga_raw_open(p, f32, &b, NULL), GA_IO_OK);
     assert_int_equal(ga_array_check_same_length(&a, &b, &err), GA_IO_MISMATCH);
     assert_contains(err.message, "f32.npy has 16 elements but");

@@ -20,24 +20,6 @@ static const char help[] =
     "unreadable, malformed, truncated, of the wrong dtype or byte order, or of\n"
     "another length than the other.\n";
 
-/* Read a whole array file of format f. */
-static int read_array(const char *path, const struct ga_format *f, ga_bits **v, size_t *n,
-                      struct ga_array_reader *r)
-{
-    struct ga_io_error io;
-
-    if (ga_file_open(path, GA_FILE_AUTO, f, r, &io) != GA_IO_OK) {
-        ga_cli_error("grade: %s", io.message);
-        return -1;
-    }
-    if (ga_array_read_all(r, v, n, &io) != GA_IO_OK) {
-        ga_cli_error("grade: %s", io.message);
-        ga_array_close(r);
-        return -1;
-    }
-    return 0;
-}
-
 int ga_cmd_grade(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -56,7 +38,6 @@ int ga_cmd_grade(int argc, char **argv)
     const char *format_name = NULL, *in_path = NULL, *out_path = NULL, *name = NULL;
     struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
     struct ga_measurement m = { 0 };
-    struct ga_array_reader in_file, out_file;
     struct ga_result *result = NULL;
     struct ga_io_error io;
     struct ga_domain d;
@@ -104,15 +85,14 @@ int ga_cmd_grade(int argc, char **argv)
         ga_cli_error("grade: --inputs FILE and --outputs FILE are required");
         return GA_EXIT_USAGE;
     }
-    if (read_array(in_path, f, &x, &nx, &in_file) != 0)
-        return GA_EXIT_USAGE;
-    if (read_array(out_path, f, &y, &ny, &out_file) != 0) {
-        ga_array_close(&in_file);
-        free(x);
-        return GA_EXIT_USAGE;
-    }
-    if (ga_array_check_same_length(&in_file, &out_file, &io) != GA_IO_OK) {
+    if (ga_file_read(in_path, GA_FILE_AUTO, f, &x, &nx, &io) != GA_IO_OK
+        || ga_file_read(out_path, GA_FILE_AUTO, f, &y, &ny, &io) != GA_IO_OK) {
         ga_cli_error("grade: %s", io.message);
+        goto done;
+    }
+    if (nx != ny) {
+        ga_cli_error("grade: %s has %zu elements but %s has %zu: outputs[i] must answer "
+                     "inputs[i]", in_path, nx, out_path, ny);
         goto done;
     }
     if (ga_domain_from_list(&d, f, x, nx, in_path) != 0) {
@@ -128,8 +108,6 @@ int ga_cmd_grade(int argc, char **argv)
     free(result);
     ga_domain_free(&d);
 done:
-    ga_array_close(&in_file);
-    ga_array_close(&out_file);
     free(x);
     free(y);
     return status;

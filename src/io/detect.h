@@ -5,6 +5,9 @@
 #ifndef GA_DETECT_H
 #define GA_DETECT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "formats/format.h"
 #include "io/array_file.h"
 #include "io/io_error.h"
@@ -19,5 +22,16 @@ enum ga_io_status ga_file_detect(const char *path, enum ga_file_kind *kind,
 enum ga_io_status ga_file_open(const char *path, enum ga_file_kind kind,
                                const struct ga_format *f, struct ga_array_reader *r,
                                struct ga_io_error *err);
+
+/* The whole array of path into a malloc'ed buffer (free() it). */
+enum ga_io_status ga_file_read(const char *path, enum ga_file_kind kind,
+                               const struct ga_format *f, ga_bits **v, size_t *n,
+                               struct ga_io_error *err);
+
+/* Write v[0..n) to path as kind (GA_FILE_NPY or GA_FILE_RAW), atomically;
+ * an existing file is kept unless overwrite. */
+enum ga_io_status ga_file_write(const char *path, enum ga_file_kind kind,
+                                const struct ga_format *f, const ga_bits *v, size_t n,
+                                bool overwrite, struct ga_io_error *err);
 
 #endif

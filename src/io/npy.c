@@ -467,37 +467,3 @@ enum ga_io_status ga_npy_create(const char *path, const struct ga_format *f,
         ga_array_abort(w);
     return st;
 }
-
-enum ga_io_status ga_npy_read(const char *path, const struct ga_format *f,
-                              ga_bits **v, size_t *n, struct ga_io_error *err)
-{
-    struct ga_array_reader r;
-    enum ga_io_status st;
-
-    *v = NULL;
-    *n = 0;
-    st = ga_npy_open(path, f, &r, err);
-    if (st != GA_IO_OK)
-        return st;
-    st = ga_array_read_all(&r, v, n, err);
-    ga_array_close(&r);
-    return st;
-}
-
-enum ga_io_status ga_npy_write(const char *path, const struct ga_format *f,
-                               const ga_bits *v, size_t n, bool overwrite,
-                               struct ga_io_error *err)
-{
-    struct ga_array_writer w;
-    enum ga_io_status st;
-
-    st = ga_npy_create(path, f, n, overwrite, &w, err);
-    if (st != GA_IO_OK)
-        return st;
-    st = ga_array_append(&w, v, n, err);
-    if (st != GA_IO_OK) {
-        ga_array_abort(&w);
-        return st;
-    }
-    return ga_array_commit(&w, err);
-}

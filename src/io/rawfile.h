@@ -24,11 +24,4 @@ enum ga_io_status ga_raw_create(const char *path, const struct ga_format *f,
                                 uint64_t length, bool overwrite,
                                 struct ga_array_writer *w, struct ga_io_error *err);
 
-/* Whole arrays.  *v is malloc'ed; free() it. */
-enum ga_io_status ga_raw_read(const char *path, const struct ga_format *f,
-                              ga_bits **v, size_t *n, struct ga_io_error *err);
-enum ga_io_status ga_raw_write(const char *path, const struct ga_format *f,
-                               const ga_bits *v, size_t n, bool overwrite,
-                               struct ga_io_error *err);
-
 #endif

@@ -62,14 +62,8 @@ int ga_gelu_tanh_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
     int status = GA_TRUTH_UNDECIDED;
     mpfr_t x, a, t, r;
 
-    /* gelu_tanh(NaN) = NaN, (+inf) = +inf, (-inf) = -0, (+-0) = +-0 */
-    if (isnan(xd) || isinf(xd) || xd == 0) {
-        out->rounded = isnan(xd) ? ga_quiet_nan(f)
-                     : isinf(xd) ? (xd > 0 ? bits : ga_zero(f, true)) : bits;
-        out->exact.mant = isinf(xd) && xd < 0 ? -0.0 : xd;
-        out->exact.exp = 0;
+    if (ga_truth_special(f, bits, out))
         return GA_TRUTH_OK;
-    }
 
     saved = ga_mpfr_widen_range();
     mpfr_init2(x, 64);

@@ -47,6 +47,19 @@ struct ga_exact ga_exact_from_mpfr(mpfr_srcptr v)
     return x;
 }
 
+int ga_truth_special(const struct ga_format *f, ga_bits x, struct ga_truth *out)
+{
+    double xd = ga_decode(f, x);
+
+    if (!(isnan(xd) || isinf(xd) || xd == 0))
+        return 0;
+    out->rounded = isnan(xd) ? ga_quiet_nan(f)
+                 : isinf(xd) ? (xd > 0 ? x : ga_zero(f, true)) : x;
+    out->exact.mant = isinf(xd) && xd < 0 ? -0.0 : xd;
+    out->exact.exp = 0;
+    return 1;
+}
+
 void ga_truth_vanishing(const struct ga_format *f, bool negative, struct ga_truth *out)
 {
     out->rounded = ga_zero(f, negative);

@@ -16,6 +16,11 @@ int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, ga_bits *out
 /* v as mant * 2^exp, 53 bits (GA_EXACT_EXP_MIN for magnitudes below it). */
 struct ga_exact ga_exact_from_mpfr(mpfr_srcptr v);
 
+/* The special inputs, the same for both functions: f(NaN) = NaN,
+ * f(+inf) = +inf, f(-inf) = -0, f(+-0) = +-0.  Returns 1 when x is one of
+ * them (and fills *out), 0 otherwise. */
+int ga_truth_special(const struct ga_format *f, ga_bits x, struct ga_truth *out);
+
 /* A truth for a result known to be far below every format's smallest
  * subnormal (|f(x)| < 2^GA_EXACT_EXP_MIN): a zero of the given sign. */
 void ga_truth_vanishing(const struct ga_format *f, bool negative, struct ga_truth *out);
