@@ -7,7 +7,10 @@ reports=${top_srcdir:-.}/reports
 check "16-bit reports regenerate" \
     "$GELU_ACC" report --out "$tmp/r" --formats bfloat16,float16
 for f in bfloat16 float16; do
-    for ext in md csv json; do
+    check "$f plots match the committed ones" \
+        bash -c "cd '$tmp/r/plots' && for svg in $f-*.svg; do cmp \"\$svg\" '$reports/plots/'\"\$svg\" || exit 1; done &&
+                 [ \$(ls $f-*.svg | wc -l) -eq \$(cd '$reports/plots' && ls $f-*.svg | wc -l) ]"
+    for ext in md csv json html; do
         check "$f.$ext matches the committed report" \
             diff -u "$reports/$f.$ext" "$tmp/r/$f.$ext"
     done

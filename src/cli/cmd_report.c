@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 
 #include "cli/measure.h"
+#include "report/html.h"
+#include "report/pictures.h"
 #include "report/report_file.h"
 #include "report/result.h"
 
@@ -18,8 +20,8 @@ static const char help[] =
     "\n"
     "Measures every catalogue implementation of each format (default:\n"
     "bfloat16,float16,float32) against exact GELU, and the tanh-form ones also\n"
-    "against the tanh formula, and writes DIR/FORMAT.md, DIR/FORMAT.csv and\n"
-    "DIR/FORMAT.json.  16-bit formats are exhaustive; float32 uses\n"
+    "against the tanh formula, and writes DIR/FORMAT.md, .csv, .json and .html,\n"
+    "plots in DIR/plots/, and DIR/index.html.  16-bit formats are exhaustive; float32 uses\n"
     "--float32-domain (default stride:4096).  DIR is created if missing; an\n"
     "existing DIR that gelu-acc did not write is refused unless --force.\n";
 
@@ -147,6 +149,13 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
                 status = GA_EXIT_USAGE;
             }
         }
+        /* The plots first: the page shows them. */
+        if (status == GA_EXIT_OK
+            && (ga_write_pictures(dir, f, results, n, &io) != GA_IO_OK
+                || ga_write_html_page(dir, f, results, n, how, &io) != GA_IO_OK)) {
+            ga_cli_error("report: %s", io.message);
+            status = GA_EXIT_USAGE;
+        }
     }
     for (size_t i = 0; i < n; i++)
         if (m[i].stats)
@@ -175,6 +184,8 @@ int ga_cmd_report(int argc, char **argv)
     bool force = false;
     char list[256], how[512];
     int opt, status = GA_EXIT_OK;
+    const struct ga_format *written[GA_FORMAT_COUNT];
+    size_t nwritten = 0;
 
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
@@ -221,6 +232,13 @@ int ga_cmd_report(int argc, char **argv)
         snprintf(how, sizeof how, "gelu-acc report --formats %s%s%s", name,
                  f->bits > 16 ? " --float32-domain " : "", f->bits > 16 ? f32_domain : "");
         status = report_format(dir, f, domain, &so, how);
+        if (status == GA_EXIT_OK && nwritten < GA_FORMAT_COUNT)
+            written[nwritten++] = f;
+    }
+    /* The index last: it links the pages written (and any already there). */
+    if (status == GA_EXIT_OK && ga_write_html_index(dir, written, nwritten, &io) != GA_IO_OK) {
+        ga_cli_error("report: %s", io.message);
+        status = GA_EXIT_USAGE;
     }
     return status;
 }

@@ -1,0 +1,33 @@
+/* HTML pages of a report: the Markdown page's tables with the plots of
+ * pictures.h beside them, and an index of the formats.  Offline pages: one
+ * inline style sheet, no scripts, no external resources; every text is
+ * escaped.  Write the pictures first: pages show the plots as
+ * <img src="plots/...svg">, and the index embeds only plots that exist. */
+#ifndef GA_HTML_H
+#define GA_HTML_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "io/io_error.h"
+#include "report/result.h"
+
+/* Write DIR/FORMAT.html: summary against exact GELU, tanh forms against the
+ * tanh formula, per-region tables, worst inputs, the plots of each
+ * implementation, the approximation curves, the catalogue; links to
+ * FORMAT.csv, FORMAT.json, FORMAT.md, index.html and README.md. */
+enum ga_io_status ga_write_html_page(const char *dir, const struct ga_format *f,
+                                     const struct ga_result *r, size_t n,
+                                     const char *how_generated, struct ga_io_error *err);
+
+/* Write DIR/index.html: a short guide, and for each format given (then for
+ * any other format whose page is in DIR) a link to its page and its
+ * overview plot. */
+enum ga_io_status ga_write_html_index(const char *dir, const struct ga_format *const *formats,
+                                      size_t nformats, struct ga_io_error *err);
+
+/* Writes s with & < > " ' as character references and control characters
+ * other than tab and newline as '?'.  Returns 0, or -1 on a write error. */
+int ga_html_escape(FILE *out, const char *s);
+
+#endif

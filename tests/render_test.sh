@@ -1,0 +1,42 @@
+#!/bin/bash
+# The HTML reports render in a browser: the committed pages (reports/index.html
+# and each FORMAT.html) and a freshly written float16 report, each checked by
+# scripts/check-render.sh (referenced plots exist and are well-formed SVG; the
+# page renders in headless Chromium and is not blank).
+top=${top_srcdir:-.}
+reports=$top/reports
+render=$top/scripts/check-render.sh
+
+if ! command -v chromium >/dev/null 2>&1; then
+    echo "1..0 # SKIP chromium not installed"
+    exit 0
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "1..0 # SKIP python3 not installed"
+    exit 0
+fi
+shopt -s nullglob
+pages=("$reports"/*.html)
+if [ ${#pages[@]} -eq 0 ]; then
+    echo "1..0 # SKIP no HTML pages in reports/ yet (make report writes them)"
+    exit 0
+fi
+
+. "$top/tests/tap.sh"
+
+check "reports/index.html exists" test -f "$reports/index.html"
+for md in "$reports"/*.md; do
+    name=$(basename "$md" .md)
+    [ "$name" = README ] && continue
+    check "reports/$name.html exists beside $name.md" test -f "$reports/$name.html"
+    check "index.html links $name.html" grep -q "href=\"$name.html\"" "$reports/index.html"
+done
+for page in "${pages[@]}"; do
+    check "reports/$(basename "$page") renders" "$render" "$page"
+done
+
+check "a fresh float16 report is written" \
+    "$GELU_ACC" report --out "$tmp/r" --formats float16
+check "its float16.html and index.html render" \
+    "$render" "$tmp/r/float16.html" "$tmp/r/index.html"
+finish
