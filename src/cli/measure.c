@@ -22,16 +22,16 @@ int ga_cli_sweep(const char *cmd, const struct ga_format *f, const struct ga_dom
                  struct ga_measurement *m, size_t n, struct ga_sweep_options so, const char *label)
 {
     struct ga_progress progress;
-    ga_bits input;
+    ga_bits input = 0;
     char hex[16];
     int status;
 
     ga_progress_attach(&progress, &so, label);
     status = ga_sweep_run(f, d, m, n, &so, &input);
+    if (status == GA_SWEEP_OK)
+        return GA_EXIT_OK;
     ga_format_bits(f, input, hex);
     switch (status) {
-    case GA_SWEEP_OK:
-        return GA_EXIT_OK;
     case GA_SWEEP_UNDECIDED:
         ga_cli_error("%s: the oracle reached its %d-bit cap on input %s", cmd,
                      GA_ZIV_MAX_PRECISION, hex);
