@@ -533,6 +533,305 @@ static void test_merge_and_order(void **state)
     free(v);
 }
 
+/* The batch entry point takes shortcuts (stats.c): outputs equal to the
+ * truth, truths far below a zero output, correctly rounded outputs and their
+ * neighbours measured in a loop of their own, errors kept aside and offered
+ * to the maxima at once.  Checked against ga_stats_add, input by input, on
+ * inputs built to reach each of them and their edges, in runs of one region
+ * (as a sweep feeds them) and out of order, with ties between equal errors
+ * that only the tie-break separates, in every format (float32 has a path of
+ * its own). */
+
+/* An input x of region r of format f (the truth decides far left against
+ * left tail); now and then one at an edge of the region. */
+static ga_bits region_input(const struct ga_format *f, enum ga_region r)
+{
+    ga_bits sign = ga_sign_mask(f), inf = ga_infinity(f, false);
+    ga_bits tiny = ga_encode(f, 0x1p-10), three = ga_encode(f, 3.0);
+    ga_bits lo, hi;  /* magnitudes */
+    switch (r) {
+    case GA_REGION_TINY: lo = 1; hi = tiny - 1; break;
+    case GA_REGION_CORE: lo = tiny; hi = three; break;
+    default: lo = three + 1; hi = inf - 1; break;
+    }
+    ga_bits mag = rng() % 8 ? lo + (ga_bits)(rng() % (hi - lo + 1)) : rng() % 2 ? lo : hi;
+    bool neg = r == GA_REGION_FAR_LEFT || r == GA_REGION_LEFT_TAIL
+               || ((r == GA_REGION_TINY || r == GA_REGION_CORE) && rng() % 2);
+    return neg ? mag | sign : mag;
+}
+
+/* A random normal encoding of f. */
+static ga_bits normal_value(const struct ga_format *f)
+{
+    ga_bits min_normal = (ga_bits)1 << ga_mantissa_bits(f), inf = ga_infinity(f, false);
+    ga_bits mag = min_normal + (ga_bits)(rng() % (inf - min_normal));
+    return rng() % 2 ? mag | ga_sign_mask(f) : mag;
+}
+
+/* Outputs of every kind around the truth t. */
+static ga_bits output_near(const struct ga_format *f, const struct ga_truth *t)
+{
+    uint64_t r = rng() % 100;
+    if (r < 55)
+        return t->rounded;
+    if (r < 75)
+        return r % 2 ? ga_next_up(f, t->rounded) : ga_next_down(f, t->rounded);
+    if (r < 80)
+        return t->rounded + (ga_bits)(rng() % 5) - 2;  /* may leave the format's range */
+    if (r < 84)
+        return ga_zero(f, rng() % 2);
+    if (r < 87)
+        return ga_quiet_nan(f);
+    if (r < 90)
+        return ga_infinity(f, rng() % 2);
+    if (r < 93)
+        return ga_min_subnormal(f, rng() % 2);
+    return (ga_bits)(rng() & ga_all_ones(f));
+}
+
+enum { KIND_EXACT, KIND_NEAR, KIND_UNDER, KIND_SUBNORMAL, KIND_SPECIAL, KIND_ODD, KINDS };
+
+/* A truth of a kind for input x. */
+static struct ga_truth truth_of_kind(const struct ga_format *f, int kind, ga_bits x)
+{
+    struct ga_truth t;
+    double v;
+    switch (kind) {
+    case KIND_EXACT:  /* representable: outputs equal to it have every error 0 */
+        return exact_truth(f, ga_decode(f, normal_value(f)));
+    case KIND_NEAR:  /* near a representable value, sometimes within 2^-1000 of
+                      * it, or of the largest (then it may round to inf) */
+        v = ga_decode(f, rng() % 16 ? normal_value(f) : ga_max_finite(f, rng() % 2));
+        return exact_truth(f, v + v * ldexp((double)(rng() % 2 ? 1 : -1),
+                                            -(int)(rng() % 70) - 2));
+    case KIND_UNDER:  /* far below the zero output, or just below the subnormals */
+        t.rounded = ga_zero(f, (ga_sign(f, x) != 0) != (rng() % 8 == 0));
+        t.exact.mant = (t.rounded ? -1 : 1) * (0.5 + ldexp((double)(rng() % 4), -3));
+        switch (rng() % 4) {
+        case 0: t.exact.exp = GA_EXACT_EXP_MIN; break;
+        case 1: t.exact.exp = -(long)(rng() % 100000) - 1200; break;
+        default:  /* around 2^-1000 subnormal ulps below the zero: both sides */
+            t.exact.exp = f->emin - f->precision + 1 - 1000 + (long)(rng() % 20) - 10
+                        - (rng() % 4 ? 0 : (long)(rng() % 1000));
+            break;
+        }
+        return t;
+    case KIND_SUBNORMAL:
+        return exact_truth(f, ldexp((double)(rng() % 2 ? 1 : -1) * (double)(rng() % 64 + 1),
+                                    f->emin - f->precision + 1));
+    case KIND_SPECIAL:  /* NaN, or a special value */
+        return exact_truth(f, rng() % 2 ? NAN : rng() % 2 ? INFINITY : -0.0);
+    default:  /* inconsistent, no shortcut may take it: an exponent off by a
+               * multiple of 2^12 (the same low bits), a significand not in
+               * [1/2, 1), a zero far below with a significand 0, inf or NaN */
+        t = exact_truth(f, ga_decode(f, normal_value(f)));
+        switch (rng() % 3) {
+        case 0: t.exact.exp += rng() % 2 ? GA_EXACT_EXP_MIN : 4096; break;
+        case 1: t.exact.mant = ldexp(t.exact.mant, rng() % 2 ? 1 : -1); break;
+        default:
+            t.rounded = ga_zero(f, ga_sign(f, x));
+            t.exact.mant = rng() % 3 == 0 ? 0.0 : rng() % 2 ? -INFINITY : NAN;
+            t.exact.exp = GA_EXACT_EXP_MIN;
+            break;
+        }
+        return t;
+    }
+}
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* The truth of input x: a function of x, as in a sweep (points are told
+ * apart by x and y), of one kind over stretches of 64 consecutive encodings,
+ * and the same for 8 consecutive ones now and then, or for all 64 when
+ * `ties` (equal errors). */
+static struct ga_truth truth_for(const struct ga_format *f, ga_bits x, uint64_t salt,
+                                 int one_kind, bool ties)
+{
+    uint64_t saved = rng_state;
+    struct ga_truth t;
+    rng_state = mix64((x >> 6) ^ salt);
+    int kind = one_kind >= 0 ? one_kind : (int)(rng() % 8);
+    kind = kind >= KINDS ? (int)(rng() % 3) : kind;  /* more of the common kinds */
+    bool shared = rng() % 4 == 0;
+    rng_state = mix64((ties ? (x >> 6) | (uint64_t)1 << 41
+                       : shared ? (x >> 3) | (uint64_t)1 << 40 : x) ^ salt * 3);
+    t = truth_of_kind(f, kind, x);
+    rng_state = saved;
+    return t;
+}
+
+/* Samples in blocks of one region, through consecutive inputs going up or
+ * down, or scattered.  Clean: outputs correctly rounded. */
+static void make_shortcut_samples(const struct ga_format *f, struct sample *v, size_t n,
+                                  bool clean, int one_kind, bool ties)
+{
+    static const enum ga_region regions[] = { GA_REGION_FAR_LEFT, GA_REGION_LEFT_TAIL,
+                                              GA_REGION_CORE, GA_REGION_TINY, GA_REGION_RIGHT };
+    const struct ga_region_bounds b = { ga_sign_mask(f), ga_encode(f, 0x1p-10),
+                                        ga_encode(f, 3.0), ga_infinity(f, false) };
+    const uint64_t salt = rng();
+    size_t i = 0;
+    while (i < n) {
+        enum ga_region r = regions[rng() % 5];
+        size_t len = 1 + (size_t)(rng() % (rng() % 4 ? 600 : 5));
+        int step = (int)(rng() % 3) - 1;  /* 0: scattered */
+        ga_bits x = region_input(f, r);
+        for (size_t k = 0; k < len && i < n; k++, i++) {
+            if (k > 0 && step != 0) {
+                /* (with a zero truth, the left tail reads as far left) */
+                x = (ga_bits)(x + step) & ga_all_ones(f);
+                if (ga_region_of(&b, x, ga_zero(f, false))
+                    != (r == GA_REGION_LEFT_TAIL ? GA_REGION_FAR_LEFT : r))
+                    x = region_input(f, r);
+            } else if (k > 0 && rng() % 4) {  /* else the same x again */
+                x = region_input(f, r);
+            }
+            if (!clean && rng() % 64 == 0)  /* a special input */
+                x = rng() % 2 ? ga_quiet_nan(f) | (rng() % 2 ? ga_sign_mask(f) : 0)
+                              : ga_infinity(f, rng() % 2);
+            v[i].x = x;
+            v[i].t = truth_for(f, x, salt, one_kind, ties);
+            v[i].y = clean || rng() % 3 ? v[i].t.rounded : output_near(f, &v[i].t);
+            if ((!clean || one_kind == KIND_UNDER) && i + 1 < n && rng() % 16 == 0) {
+                /* the same x with the other zero or neighbour first: a tie
+                 * of errors and x that y decides */
+                v[i + 1] = v[i];
+                v[i].y = (v[i].y & ~ga_sign_mask(f)) == 0 ? ga_negate(f, v[i].y)
+                                                          : ga_next_up(f, v[i].y);
+                i++;
+                k++;
+            }
+        }
+    }
+}
+
+/* Shuffled, then gathered by region: out of order, but in runs of one
+ * region (a batch whose regions change at every input is added one by one). */
+static void shuffle_within_regions(const struct ga_format *f, struct sample *v, size_t n)
+{
+    const struct ga_region_bounds b = { ga_sign_mask(f), ga_encode(f, 0x1p-10),
+                                        ga_encode(f, 3.0), ga_infinity(f, false) };
+    struct sample *tmp = malloc(n * sizeof *tmp);
+    size_t k = 0;
+    assert_non_null(tmp);
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = (size_t)(rng() % (i + 1));
+        struct sample t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+    for (int r = 0; r < GA_REGION_COUNT; r++)
+        for (size_t i = 0; i < n; i++)
+            if (ga_region_of(&b, v[i].x, v[i].t.rounded) == (enum ga_region)r)
+                tmp[k++] = v[i];
+    assert_true(k == n);
+    memcpy(v, tmp, n * sizeof *v);
+    free(tmp);
+}
+
+static void test_batch_shortcuts(void **state)
+{
+    (void)state;
+    enum { N = 40000 };
+    struct sample *v = malloc(N * sizeof *v);
+    ga_bits *xs = malloc(N * sizeof *xs), *ys = malloc(N * sizeof *ys);
+    struct ga_truth *ts = malloc(N * sizeof *ts);
+    assert_non_null(v);
+    assert_non_null(xs);
+    assert_non_null(ys);
+    assert_non_null(ts);
+    rng_state = seed;
+    for (int id = 0; id < GA_FORMAT_COUNT; id++) {
+        const struct ga_format *f = ga_format_get((enum ga_format_id)id);
+        for (int round = 0; round < 10; round++) {
+            /* mixed, clean, then one kind at a time, then ties everywhere;
+             * in order, then shuffled */
+            static const int one_kind[] = { -1, -1, -1, -1, KIND_EXACT, KIND_EXACT,
+                                            KIND_UNDER, KIND_NEAR, KIND_NEAR, KIND_NEAR };
+            make_shortcut_samples(f, v, N, round >= 2, one_kind[round], round >= 8);
+            if (round % 2)
+                shuffle_within_regions(f, v, N);
+            struct ga_stats *one = ga_stats_new(f), *batch = ga_stats_new(f);
+            assert_non_null(one);
+            assert_non_null(batch);
+            for (size_t i = 0; i < N; i++) {
+                xs[i] = v[i].x;
+                ys[i] = v[i].y;
+                ts[i] = v[i].t;
+                ga_stats_add(one, v[i].x, v[i].y, &v[i].t);
+            }
+            for (size_t i = 0; i < N;) {  /* batches of 1 to 5000 */
+                size_t m = 1 + (size_t)(rng() % (rng() % 2 ? 5000 : 3));
+                m = m < N - i ? m : N - i;
+                assert_int_equal(ga_stats_add_batch(batch, xs + i, ys + i, ts + i, m), GA_STATS_OK);
+                i += m;
+            }
+            assert_memory_equal(batch, one, sizeof *one);
+
+            /* the samples reached the shortcuts: errors 0 (outputs equal to
+             * the truth, truths far below the zero), outputs next to the
+             * correctly rounded one */
+            struct ga_summary a = summary(one, GA_REGION_ALL);
+            assert_true(a.count == N);
+            if (round < 2) {
+                assert_true(ga_stats_ulp_bin_count(one, GA_REGION_RIGHT, 0) > 0);
+                assert_true(ga_stats_ulp_bin_count(one, GA_REGION_TINY, 0) > 0);
+                assert_true(ga_stats_ulp_bin_count(one, GA_REGION_FAR_LEFT, 0) > 0);
+                assert_true(summary(one, GA_REGION_FAR_LEFT).correctly_rounded > 0);
+                assert_true(a.faithful > a.correctly_rounded && a.distance[1] > 0);
+                assert_true(a.nan > 0 && a.not_nan > 0);
+            } else if (one_kind[round] != KIND_UNDER) {  /* (which has pairs) */
+                assert_true(a.correctly_rounded == N);
+            }
+            if (one_kind[round] == KIND_EXACT)  /* every error 0, ties everywhere */
+                assert_true(a.max_ulp.has && a.max_ulp.error == 0.0 && a.max_rel.error == 0.0);
+            ga_stats_free(one);
+            ga_stats_free(batch);
+        }
+    }
+    free(v);
+    free(xs);
+    free(ys);
+    free(ts);
+
+    /* an edge the random samples rarely reach: a truth far below +0 for a
+     * negative x, whose output -0 comes first, then the correct +0: equal
+     * errors and x, and +0 wins on y */
+    struct ga_truth under = { enc(0.0), { 0.75, GA_EXACT_EXP_MIN } };
+    ga_bits ex[4] = { enc(-20.0), enc(-20.0), enc(-21.0), enc(-20.0) };
+    ga_bits ey[4] = { enc(-0.0), enc(0.0), enc(0.0), enc(0.0) };
+    struct ga_truth et[4] = { under, under, under, under };
+    /* and relative errors 1 of truths just above and far below 2^-1000
+     * subnormal ulps, where the least x (-18) is the far one, amid the others */
+    const long ulp_exp = f16->emin - f16->precision + 1;
+    struct ga_truth near0 = { enc(-0.0), { -0.75, ulp_exp - 500 } };
+    struct ga_truth far0 = { enc(-0.0), { -0.75, ulp_exp - 2000 } };
+    ga_bits fx[5] = { enc(-20.0), enc(-19.0), enc(-18.0), enc(-21.0), enc(-22.0) };
+    ga_bits fy[5] = { enc(-0.0), enc(-0.0), enc(-0.0), enc(-0.0), enc(-0.0) };
+    struct ga_truth ft[5] = { near0, near0, far0, near0, far0 };
+    for (size_t m = 1; m <= 5; m++) {
+        struct ga_stats *one = new_stats(), *batch = new_stats();
+        struct ga_stats *one2 = new_stats(), *batch2 = new_stats();
+        for (size_t i = 0; i < m && i < 4; i++)
+            ga_stats_add(one, ex[i], ey[i], &et[i]);
+        assert_int_equal(ga_stats_add_batch(batch, ex, ey, et, m < 4 ? m : 4), GA_STATS_OK);
+        assert_memory_equal(batch, one, sizeof *one);
+        for (size_t i = 0; i < m; i++)
+            ga_stats_add(one2, fx[i], fy[i], &ft[i]);
+        assert_int_equal(ga_stats_add_batch(batch2, fx, fy, ft, m), GA_STATS_OK);
+        assert_memory_equal(batch2, one2, sizeof *one2);
+        ga_stats_free(one);
+        ga_stats_free(batch);
+        ga_stats_free(one2);
+        ga_stats_free(batch2);
+    }
+}
+
 static void test_limits(void **state)
 {
     (void)state;
@@ -596,6 +895,7 @@ int main(void)
         cmocka_unit_test(test_faithful_interval),
         cmocka_unit_test(test_zero_below),
         cmocka_unit_test(test_merge_and_order),
+        cmocka_unit_test(test_batch_shortcuts),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_refine),
     };

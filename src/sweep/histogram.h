@@ -35,10 +35,13 @@ static inline unsigned ga_ulp_bin(double e)
 {
     uint64_t b;
     memcpy(&b, &e, sizeof b);
+    /* the biased exponent and the first GA_ULP_FINE_SUBBITS bits of the
+     * significand, counted from the first fine bin: one subtraction */
+    uint64_t fine = (b >> (52 - GA_ULP_FINE_SUBBITS))
+                  - ((uint64_t)(1023 + GA_ULP_FINE_MIN_EXP) << GA_ULP_FINE_SUBBITS);
+    if (fine < (uint64_t)(GA_ULP_FINE_MAX_EXP - GA_ULP_FINE_MIN_EXP) << GA_ULP_FINE_SUBBITS)
+        return GA_ULP_BIN_FINE + (unsigned)fine;
     int k = (int)(b >> 52) - 1023;  /* binary exponent; -1023 for 0 and subnormals */
-    if (k >= GA_ULP_FINE_MIN_EXP && k < GA_ULP_FINE_MAX_EXP)
-        return GA_ULP_BIN_FINE + ((unsigned)(k - GA_ULP_FINE_MIN_EXP) << GA_ULP_FINE_SUBBITS)
-             + (unsigned)(b >> (52 - GA_ULP_FINE_SUBBITS) & ((1u << GA_ULP_FINE_SUBBITS) - 1));
     if (b == 0)
         return 0;
     if (k < GA_ULP_COARSE_MIN_EXP)

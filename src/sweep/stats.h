@@ -14,7 +14,7 @@
  * - max_ulp / max_rel / max_abs: the largest ulp / relative / absolute error
  *   over the measured inputs (+inf possible), with the input x, output y and
  *   exact value where it occurs; ties go to the smaller encoding of x (then
- *   of y).
+ *   of y; the truth is taken to be a function of x, as in any sweep).
  * - mean_ulp: mean ulp error over the finite ones.  Each error is truncated
  *   to 32 significant bits (relative change < 2^-32) and errors below
  *   2^-64 ulp count as 0; the sum of the truncated errors is exact.
