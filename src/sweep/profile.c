@@ -17,6 +17,7 @@ struct ga_profile *ga_profile_new(const struct ga_format *f)
     if (!p)
         return NULL;
     p->format = f;
+    ga_error_format_init(&p->layout, f);
     if (f->bits <= 16) {
         size_t n = (size_t)ga_encoding_count(f);
         if (!(p->point = malloc(n * sizeof *p->point))) {
@@ -60,13 +61,14 @@ void ga_profile_add_batch(struct ga_profile *p, const ga_bits *x, const ga_bits 
                           const struct ga_truth *t, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
+        int b = ga_profile_bin(ga_decode(p->format, x[i]));
         struct ga_error e;
-        int b;
 
-        ga_error_measure(p->format, y[i], &t[i], &e);
+        if (b < 0 && !p->point)  /* neither binned nor kept */
+            continue;
+        ga_error_compute(&p->layout, y[i], &t[i], &e);
         if (p->point)
             p->point[x[i]] = e.ulp;
-        b = ga_profile_bin(ga_decode(p->format, x[i]));
         if (b < 0 || isnan(e.ulp))
             continue;
         if (e.ulp > p->bin_max[b])

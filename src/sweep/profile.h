@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "formats/format.h"
+#include "sweep/error.h"
 #include "truth/truth.h"
 
 #define GA_PROFILE_RANGE 16.0
@@ -16,6 +17,7 @@
 
 struct ga_profile {
     const struct ga_format *format;
+    struct ga_error_format layout;  /* for the inline error path */
     /* 16-bit formats: ulp error of each encoding's output (NaN for a NaN
      * output, +inf for an infinite one), -1 for an input not visited. */
     double *point;
