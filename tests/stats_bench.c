@@ -4,8 +4,10 @@
  * sweep does, with a stand-in truth (double-precision GELU; a made-up tiny
  * exact value where the double underflows) and outputs mixed like a float32
  * erf-based GELU: mostly correctly rounded, some 1 ulp off, a few far off,
- * flushed or NaN.  Prints ns per input for that mix and for an all-correct
- * one (thread CPU time, best of 5).  Usage: stats_bench [chunks] [passes]. */
+ * flushed or NaN, drawn input by input (the worst case of the batch path,
+ * which does best on the stretches of one kind that a sweep has).  Prints
+ * ns per input for that mix and for an all-correct one (thread CPU time,
+ * best of 5).  Usage: stats_bench [chunks] [passes]. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
