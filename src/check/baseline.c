@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/text_line.h"
 #include "report/figures.h"
 #include "sweep/domain.h"
 
@@ -27,17 +28,6 @@ double ga_round_up_4(double x)
     return printed;
 }
 
-static char *trim(char *s)
-{
-    char *end;
-    while (isspace((unsigned char)*s))
-        s++;
-    end = s + strlen(s);
-    while (end > s && isspace((unsigned char)end[-1]))
-        *--end = '\0';
-    return s;
-}
-
 static int parse_u64(const char *v, uint64_t *out)
 {
     char *end;
@@ -45,7 +35,7 @@ static int parse_u64(const char *v, uint64_t *out)
         return -1;
     errno = 0;
     *out = strtoull(v, &end, 10);
-    return errno || *trim(end) ? -1 : 0;
+    return errno || *ga_trim(end) ? -1 : 0;
 }
 
 /* An encoding or a word standing for "none on this side". */
@@ -87,7 +77,7 @@ static int parse_bound(struct ga_baseline_entry *e, const char *key, char *value
         char *end;
         b->has_max_ulp = true;
         b->max_ulp = strtod(value, &end);
-        if (end == value || *trim(end) || !(b->max_ulp >= 0)) {
+        if (end == value || *ga_trim(end) || !(b->max_ulp >= 0)) {
             snprintf(why, whylen, "max_ulp '%s' is not a non-negative number", value);
             return -1;
         }
@@ -190,13 +180,13 @@ int ga_baseline_read(const char *path, struct ga_baseline *b, char *err, size_t 
         return -1;
     }
     while (status == 0 && getline(&line, &length, in) != -1) {
-        char *text = trim(line), *eq, why[256];
+        char *text = ga_trim(line), *eq, why[256];
         number++;
         if (*text == '\0' || *text == '#')
             continue;
         if (*text == '[') {
             char *close = strchr(text, ']');
-            if (!close || close == text + 1 || *trim(close + 1)) {
+            if (!close || close == text + 1 || *ga_trim(close + 1)) {
                 snprintf(err, errlen, "%s:%d: expected a section header '[name]'", path, number);
                 status = -1;
                 break;
@@ -234,7 +224,7 @@ int ga_baseline_read(const char *path, struct ga_baseline *b, char *err, size_t 
             if (hash)
                 *hash = '\0';
             *eq = '\0';
-            if (parse_setting(e, trim(text), trim(eq + 1), why, sizeof why) != 0) {
+            if (parse_setting(e, ga_trim(text), ga_trim(eq + 1), why, sizeof why) != 0) {
                 snprintf(err, errlen, "%s:%d: %s", path, number, why);
                 status = -1;
             }

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "formats/parse_value.h"
 #include "io/bits_file.h"
+#include "report/figures.h"
 
 static const char help[] =
     "usage: gelu-acc truth --format FORMAT [--function gelu|gelu_tanh] [--oracle fast|mpfr]\n"
@@ -73,16 +74,6 @@ static int collect_inputs(const struct truth_options *o, char **values, int nval
     return 0;
 }
 
-static void print_exact(const struct ga_exact *e)
-{
-    if (e->exp == GA_EXACT_EXP_MIN)
-        printf(" %s2^%ld", e->mant < 0 ? "-<" : "<", GA_EXACT_EXP_MIN);
-    else if (e->exp > -1000 && e->exp < 1000)
-        printf(" %.17g", ldexp(e->mant, (int)e->exp));
-    else
-        printf(" %.17g*2^%ld", e->mant, e->exp);
-}
-
 static int print_truths(const struct truth_options *o, const ga_bits *inputs, size_t n)
 {
     const struct ga_format *f = o->format;
@@ -114,8 +105,10 @@ static int print_truths(const struct truth_options *o, const ga_bits *inputs, si
         ga_format_bits(f, truths[i].rounded, out_hex);
         printf("%s %s %.*g %.*g", in_hex, out_hex, digits, ga_decode(f, inputs[i]),
                digits, ga_decode(f, truths[i].rounded));
-        if (o->exact)
-            print_exact(&truths[i].exact);
+        if (o->exact) {
+            char exact[GA_FIGURE_LEN];
+            printf(" %s", ga_figure_exact_digits(&truths[i].exact, 17, exact));
+        }
         putchar('\n');
     }
     free(truths);

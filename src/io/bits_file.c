@@ -1,22 +1,11 @@
 #include "io/bits_file.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char *trim(char *s)
-{
-    char *end;
-
-    while (isspace((unsigned char)*s))
-        s++;
-    end = s + strlen(s);
-    while (end > s && isspace((unsigned char)end[-1]))
-        *--end = '\0';
-    return s;
-}
+#include "io/text_line.h"
 
 static int grow(ga_bits **array, size_t *capacity)
 {
@@ -46,7 +35,7 @@ int ga_read_bits_file(const char *path, const struct ga_format *f, ga_bits **out
         return -1;
     }
     while (getline(&line, &length, in) != -1) {
-        char *text = trim(line);
+        char *text = ga_trim(line);
         int parsed;
 
         line_number++;

@@ -40,15 +40,21 @@ const char *ga_figure_percent(uint64_t count, uint64_t total, char buf[GA_FIGURE
     return buf;
 }
 
-const char *ga_figure_exact(const struct ga_exact *e, char buf[GA_FIGURE_LEN])
+const char *ga_figure_exact_digits(const struct ga_exact *e, int digits,
+                                   char buf[GA_FIGURE_LEN])
 {
     if (e->exp == GA_EXACT_EXP_MIN)
         snprintf(buf, GA_FIGURE_LEN, "%s2^%ld", e->mant < 0 ? "-<" : "<", e->exp);
     else if (e->exp > -1000 && e->exp < 1000)
-        snprintf(buf, GA_FIGURE_LEN, "%.9g", ldexp(e->mant, (int)e->exp));
+        snprintf(buf, GA_FIGURE_LEN, "%.*g", digits, ldexp(e->mant, (int)e->exp));
     else
-        snprintf(buf, GA_FIGURE_LEN, "%.9g*2^%ld", e->mant, e->exp);
+        snprintf(buf, GA_FIGURE_LEN, "%.*g*2^%ld", digits, e->mant, e->exp);
     return buf;
+}
+
+const char *ga_figure_exact(const struct ga_exact *e, char buf[GA_FIGURE_LEN])
+{
+    return ga_figure_exact_digits(e, 9, buf);
 }
 
 const char *ga_figure_interval(const struct ga_format *f, const struct ga_faithful_interval *fi,

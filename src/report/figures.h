@@ -24,6 +24,9 @@ const char *ga_figure_value(const struct ga_format *f, ga_bits x, char buf[GA_FI
 const char *ga_figure_percent(uint64_t count, uint64_t total, char buf[GA_FIGURE_LEN]);
 /* An exact value, "-1.0444259e-07" or "-0.61*2^-1099511627776". */
 const char *ga_figure_exact(const struct ga_exact *e, char buf[GA_FIGURE_LEN]);
+/* The same with a chosen number of significant digits (17: every bit). */
+const char *ga_figure_exact_digits(const struct ga_exact *e, int digits,
+                                   char buf[GA_FIGURE_LEN]);
 /* The faithful interval as "(lo, hi)" with -inf/inf for a side that is
  * faithful all the way, or "none". */
 const char *ga_figure_interval(const struct ga_format *f, const struct ga_faithful_interval *fi,
