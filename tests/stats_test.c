@@ -533,7 +533,7 @@ static void test_merge_and_order(void **state)
     free(v);
 }
 
-/* The batch entry point takes shortcuts (stats.c): outputs equal to the
+/* The batch entry point takes shortcuts (stats_batch.c): outputs equal to the
  * truth, truths far below a zero output, correctly rounded outputs and their
  * neighbours measured in a loop of their own, errors kept aside and offered
  * to the maxima at once.  Checked against ga_stats_add, input by input, on

@@ -114,12 +114,13 @@ ga_error_compute(const struct ga_error_format *c, ga_bits y, const struct ga_tru
     double mant = t->exact.mant, am = fabs(mant);
     long E = t->exact.exp;  /* |f| in [2^(E-1), 2^E) */
 
-    /* y, r finite nonzero; emin < E <= emax + 1; 0.5 <= |mant| < 1 (the bit
-     * patterns of doubles are ordered like their values) */
+    /* y finite (a zero: flushed), r finite nonzero; emin < E <= emax + 1;
+     * 0.5 <= |mant| < 1 (the bit patterns of doubles are ordered like their
+     * values) */
     uint64_t am_bits;
     memcpy(&am_bits, &am, sizeof am_bits);
     bool normal_mant = am_bits - 0x3fe0000000000000u < 0x0010000000000000u;
-    if (ymag - 1 < c->inf_magnitude - 1 && rmag - 1 < c->inf_magnitude - 1
+    if (ymag < c->inf_magnitude && rmag - 1 < c->inf_magnitude - 1
         && (unsigned long)(E - c->emin - 1) < (unsigned long)(c->emax - c->emin + 1)
         && normal_mant) {
         double scale = ga_error_from_bits((uint64_t)(1023 - E) << 52);  /* 2^-E */
@@ -136,8 +137,8 @@ ga_error_compute(const struct ga_error_format *c, ga_bits y, const struct ga_tru
         int64_t d = (int64_t)((y & c->sign_mask) ? -(int64_t)ymag : (int64_t)ymag)
                   - (int64_t)((r & c->sign_mask) ? -(int64_t)rmag : (int64_t)rmag);
         out->distance = d < 0 ? (uint64_t)-d : (uint64_t)d;
-        out->flags = 0;
-        if (d == 1 || d == -1) {
+        out->flags = ymag == 0 ? GA_ERR_FLUSHED : 0;
+        if (d == 1 || d == -1) {  /* never for y = 0: r is normal here */
             /* next to r: faithful when on f's side of r (f is then between them) */
             double rv = ga_error_value(c, r) * scale;
             if ((mant > rv && yv > rv) || (mant < rv && yv < rv))

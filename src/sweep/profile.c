@@ -1,6 +1,7 @@
 #include "sweep/profile.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "sweep/error.h"
@@ -39,12 +40,6 @@ void ga_profile_free(struct ga_profile *p)
     free(p);
 }
 
-int ga_profile_bin(double x)
-{
-    double position = (x + GA_PROFILE_RANGE) * (GA_PROFILE_BINS / (2 * GA_PROFILE_RANGE));
-    return position >= 0 && position < GA_PROFILE_BINS ? (int)position : -1;
-}
-
 double ga_profile_bin_center(int b)
 {
     return (b + 0.5) * (2 * GA_PROFILE_RANGE / GA_PROFILE_BINS) - GA_PROFILE_RANGE;
@@ -57,16 +52,31 @@ double ga_profile_bin_mean(const struct ga_profile *p, int b)
     return ldexp((double)(p->bin_sum[b] / p->bin_count[b]), -32);
 }
 
+/* e * 2^32 truncated to an integer, as a bin sum adds it: e is in [0, 2^90],
+ * so the product is exact (a power-of-2 scaling) and most errors take the
+ * 64-bit conversion, which truncates the same way as the 128-bit one. */
+static inline unsigned __int128 sum_units(double e)
+{
+    double scaled = (e < SUM_CAP ? e : SUM_CAP) * 0x1p32;
+    if (scaled < 0x1p64)
+        return (uint64_t)scaled;
+    return (unsigned __int128)scaled;
+}
+
 void ga_profile_add_batch(struct ga_profile *p, const ga_bits *x, const ga_bits *y,
                           const struct ga_truth *t, size_t n)
 {
+    const struct ga_error_format c = p->layout;
+
     for (size_t i = 0; i < n; i++) {
-        int b = ga_profile_bin(ga_decode(p->format, x[i]));
+        /* infinities and NaNs fall outside every bin */
+        bool finite = (x[i] & ~c.sign_mask) < c.inf_magnitude;
+        int b = finite ? ga_profile_bin(ga_error_value(&c, x[i])) : -1;
         struct ga_error e;
 
         if (b < 0 && !p->point)  /* neither binned nor kept */
             continue;
-        ga_error_compute(&p->layout, y[i], &t[i], &e);
+        ga_error_compute(&c, y[i], &t[i], &e);
         if (p->point)
             p->point[x[i]] = e.ulp;
         if (b < 0 || isnan(e.ulp))
@@ -74,7 +84,7 @@ void ga_profile_add_batch(struct ga_profile *p, const ga_bits *x, const ga_bits 
         if (e.ulp > p->bin_max[b])
             p->bin_max[b] = e.ulp;
         p->bin_count[b]++;
-        p->bin_sum[b] += (unsigned __int128)ldexp(e.ulp < SUM_CAP ? e.ulp : SUM_CAP, 32);
+        p->bin_sum[b] += sum_units(e.ulp);
     }
 }
 

@@ -32,8 +32,12 @@ void ga_profile_add_batch(struct ga_profile *p, const ga_bits *x, const ga_bits 
                           const struct ga_truth *t, size_t n);
 void ga_profile_merge(struct ga_profile *into, const struct ga_profile *from);
 
-/* The bin of input value x, or -1 outside [-16, 16). */
-int ga_profile_bin(double x);
+/* The bin of input value x, or -1 outside [-16, 16) (NaN included). */
+static inline int ga_profile_bin(double x)
+{
+    double position = (x + GA_PROFILE_RANGE) * (GA_PROFILE_BINS / (2 * GA_PROFILE_RANGE));
+    return position >= 0 && position < GA_PROFILE_BINS ? (int)position : -1;
+}
 /* The centre of bin b. */
 double ga_profile_bin_center(int b);
 /* Mean ulp error of bin b; NaN when empty. */
