@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check/baseline.h"
+#include "cli/graded.h"
 #include "cli/measure.h"
 #include "io/detect.h"
 #include "io/plugin.h"
@@ -52,29 +53,23 @@ static int measure(const char *baseline, const struct ga_baseline_entry *e,
     struct ga_io_error io;
     struct ga_domain d;
     char err[512], *path = NULL;
-    ga_bits *inputs = NULL, *outputs = NULL;
+    struct ga_graded g;
+    bool graded = false;
     int status = GA_EXIT_OK;
 
     if (strncmp(e->kernel, "outputs:", 8) == 0) {
-        size_t nx = 0, ny = 0;
         char *in_path = resolve(baseline, e->inputs), *out_path = resolve(baseline, e->kernel + 8);
-        bool ok = in_path && out_path
-            && ga_file_read(in_path, GA_FILE_AUTO, f, &inputs, &nx, &io) == GA_IO_OK
-            && ga_file_read(out_path, GA_FILE_AUTO, f, &outputs, &ny, &io) == GA_IO_OK;
-        if (ok && nx != ny) {
-            snprintf(io.message, sizeof io.message, "%s has %zu elements but %s has %zu",
-                     in_path, nx, out_path, ny);
-            ok = false;
-        }
+        if (!in_path || !out_path)
+            ga_io_fail(&io, GA_IO_SYSTEM, "out of memory");
+        else
+            graded = ga_graded_open(&g, in_path, out_path, f, &io) == GA_IO_OK;
         free(in_path);
         free(out_path);
-        if (!ok || ga_domain_from_list(&d, f, inputs, nx, e->inputs) != 0) {
-            ga_cli_error("check: [%s]: %s", e->name, ok ? "out of memory" : io.message);
-            free(inputs);
-            free(outputs);
+        if (!graded) {
+            ga_cli_error("check: [%s]: %s", e->name, io.message);
             return GA_EXIT_USAGE;
         }
-        m.outputs = outputs;
+        ga_graded_attach(&g, e->inputs, &d, &m);
     } else {
         if (ga_domain_parse(&d, e->domain, f, err, sizeof err) != 0) {
             ga_cli_error("check: [%s]: %s", e->name, err);
@@ -103,8 +98,8 @@ static int measure(const char *baseline, const struct ga_baseline_entry *e,
     ga_plugin_close(plugin);
     ga_domain_free(&d);
     free(path);
-    free(inputs);
-    free(outputs);
+    if (graded)
+        ga_graded_close(&g);
     return status;
 }
 

@@ -4,9 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/graded.h"
 #include "cli/measure.h"
-#include "io/array_file.h"
-#include "io/detect.h"
 
 static const char help[] =
     "usage: gelu-acc grade --format FORMAT --inputs FILE --outputs FILE\n"
@@ -18,7 +17,9 @@ static const char help[] =
     "float16 '<f2', bfloat16 stored as uint16 '<u2') or raw little-endian,\n"
     "recognised by their first bytes.  Exit status 2 for a file that is\n"
     "unreadable, malformed, truncated, of the wrong dtype or byte order, or of\n"
-    "another length than the other.\n";
+    "another length than the other, or that fails to read midway.  Files are\n"
+    "read a chunk at a time as the sweep goes: their length is not bounded by\n"
+    "memory (an exhaustive float32 pair is 2 x 16 GiB).\n";
 
 int ga_cmd_grade(int argc, char **argv)
 {
@@ -43,9 +44,8 @@ int ga_cmd_grade(int argc, char **argv)
     struct ga_domain d;
     const struct ga_format *f;
     enum ga_cli_form form = GA_CLI_TEXT;
-    ga_bits *x = NULL, *y = NULL;
-    size_t nx, ny;
-    int opt, status = GA_EXIT_USAGE;
+    struct ga_graded g;
+    int opt, status;
 
     m.reference = GA_GELU;
     optind = 1;
@@ -85,21 +85,11 @@ int ga_cmd_grade(int argc, char **argv)
         ga_cli_error("grade: --inputs FILE and --outputs FILE are required");
         return GA_EXIT_USAGE;
     }
-    if (ga_file_read(in_path, GA_FILE_AUTO, f, &x, &nx, &io) != GA_IO_OK
-        || ga_file_read(out_path, GA_FILE_AUTO, f, &y, &ny, &io) != GA_IO_OK) {
+    if (ga_graded_open(&g, in_path, out_path, f, &io) != GA_IO_OK) {
         ga_cli_error("grade: %s", io.message);
-        goto done;
+        return GA_EXIT_USAGE;
     }
-    if (nx != ny) {
-        ga_cli_error("grade: %s has %zu elements but %s has %zu: outputs[i] must answer "
-                     "inputs[i]", in_path, nx, out_path, ny);
-        goto done;
-    }
-    if (ga_domain_from_list(&d, f, x, nx, in_path) != 0) {
-        ga_cli_error("grade: out of memory");
-        goto done;
-    }
-    m.outputs = y;
+    ga_graded_attach(&g, in_path, &d, &m);
     if (!(result = malloc(sizeof *result)))
         status = GA_EXIT_INTERNAL;
     else if ((status = ga_cli_measure("grade", f, &d, &m, &so, name ? name : out_path,
@@ -107,8 +97,6 @@ int ga_cmd_grade(int argc, char **argv)
         status = ga_cli_print_result(result, form);
     free(result);
     ga_domain_free(&d);
-done:
-    free(x);
-    free(y);
+    ga_graded_close(&g);
     return status;
 }

@@ -18,6 +18,20 @@ int ga_cli_threads(const char *cmd, const char *arg, int *threads)
     return 0;
 }
 
+/* The message of the source that failed: the domain's or an output's. */
+static const char *read_error(const struct ga_domain *d, const struct ga_measurement *m,
+                              size_t n)
+{
+    const char *message = NULL;
+
+    if (d->kind == GA_DOMAIN_SOURCE)
+        message = d->source.error(d->source.ctx);
+    for (size_t j = 0; !message && j < n; j++)
+        if (!m[j].impl)
+            message = m[j].outputs.error(m[j].outputs.ctx);
+    return message ? message : "a read failed";
+}
+
 int ga_cli_sweep(const char *cmd, const struct ga_format *f, const struct ga_domain *d,
                  struct ga_measurement *m, size_t n, struct ga_sweep_options so, const char *label)
 {
@@ -40,6 +54,9 @@ int ga_cli_sweep(const char *cmd, const struct ga_format *f, const struct ga_dom
         ga_cli_error("%s: the MPFR and fast oracles disagree on input %s (please report it)",
                      cmd, hex);
         break;
+    case GA_SWEEP_READ_FAILED:
+        ga_cli_error("%s: %s", cmd, read_error(d, m, n));
+        return GA_EXIT_USAGE;
     case GA_SWEEP_BAD_FORMAT:
         ga_cli_error("%s: an implementation has no %s version", cmd, f->name);
         return GA_EXIT_USAGE;

@@ -23,10 +23,9 @@ int ga_result_from_measurement(struct ga_result *r, const struct ga_measurement 
     r->failed_batches = m->failed_batches;
     r->failure = m->failure;
     r->profile = m->profile;
-    if (m->failed) {
-        ga_domain_fill(d, m->failure.first, 1, &r->failure_first);
-        ga_domain_fill(d, m->failure_last, 1, &r->failure_last);
-    }
+    if (m->failed && (ga_domain_fill(d, m->failure.first, 1, &r->failure_first) != 0
+                      || ga_domain_fill(d, m->failure_last, 1, &r->failure_last) != 0))
+        return -1;
     for (int i = 0; i <= GA_REGION_COUNT; i++) {
         int status = ga_measurement_summary(m, (enum ga_region)i, &r->region[i]);
         if (status != 0)

@@ -136,19 +136,15 @@ int ga_domain_parse(struct ga_domain *d, const char *spec, const struct ga_forma
     return -1;
 }
 
-int ga_domain_from_list(struct ga_domain *d, const struct ga_format *f, const ga_bits *x,
-                        size_t n, const char *description)
+void ga_domain_from_source(struct ga_domain *d, const struct ga_format *f, uint64_t n,
+                           struct ga_source source, const char *description)
 {
     memset(d, 0, sizeof *d);
-    d->kind = GA_DOMAIN_LIST;
+    d->kind = GA_DOMAIN_SOURCE;
     d->format = f;
     d->size = n;
+    d->source = source;
     snprintf(d->spec, sizeof d->spec, "%s", description);
-    d->list = malloc(n * sizeof *x + 1);
-    if (!d->list)
-        return -1;
-    memcpy(d->list, x, n * sizeof *x);
-    return 0;
 }
 
 void ga_domain_free(struct ga_domain *d)
@@ -157,7 +153,7 @@ void ga_domain_free(struct ga_domain *d)
     d->list = NULL;
 }
 
-void ga_domain_fill(const struct ga_domain *d, uint64_t start, size_t n, ga_bits *out)
+int ga_domain_fill(const struct ga_domain *d, uint64_t start, size_t n, ga_bits *out)
 {
     const struct ga_format *f = d->format;
 
@@ -181,5 +177,8 @@ void ga_domain_fill(const struct ga_domain *d, uint64_t start, size_t n, ga_bits
     case GA_DOMAIN_LIST:
         memcpy(out, d->list + start, n * sizeof *out);
         break;
+    case GA_DOMAIN_SOURCE:
+        return d->source.read(d->source.ctx, start, n, out);
     }
+    return 0;
 }

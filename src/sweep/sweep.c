@@ -123,7 +123,11 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
 
             if (!ok)
                 continue;
-            ga_domain_fill(d, start, n, buf->x);
+            if (ga_domain_fill(d, start, n, buf->x) != 0) {
+                #pragma omp atomic write
+                status = GA_SWEEP_READ_FAILED;
+                continue;
+            }
             for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
                 bool mismatch = false;
                 long bad = needs[fn] ? chunk_truths(o->oracle, fn, f, buf->x, buf->truth[fn], n,
@@ -147,8 +151,10 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                         record_failure(&m[j], start, n, &failure);
                         continue;
                     }
-                } else {
-                    y = m[j].outputs + start;
+                } else if (m[j].outputs.read(m[j].outputs.ctx, start, n, buf->y) != 0) {
+                    #pragma omp atomic write
+                    status = GA_SWEEP_READ_FAILED;
+                    continue;
                 }
                 ga_stats_add_batch(local[j], buf->x, y, buf->truth[m[j].reference], n);
                 if (local_profile[j])

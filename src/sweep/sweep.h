@@ -19,11 +19,11 @@
 #define GA_SWEEP_CHUNK 4096
 
 /* One (implementation, reference) pair to measure.  Outputs come from
- * impl->run, or, when impl is NULL, from `outputs` (index i of the domain
- * gives outputs[i]: graded outputs computed elsewhere). */
+ * impl->run, or, when impl is NULL, from `outputs` (element i answers input
+ * i of the domain: graded outputs computed elsewhere). */
 struct ga_measurement {
     const struct ga_impl *impl;
-    const ga_bits *outputs;
+    struct ga_source outputs;
     enum ga_function reference;
     bool want_profile;                  /* also fill profile, for plots */
     /* results */
@@ -51,6 +51,7 @@ enum ga_sweep_status {
     GA_SWEEP_UNDECIDED = -2,            /* the oracle hit its precision cap */
     GA_SWEEP_BAD_FORMAT = -3,           /* an implementation lacks the format */
     GA_SWEEP_ORACLES_DISAGREE = -4,     /* MPFR and fast oracles differ: a bug to report */
+    GA_SWEEP_READ_FAILED = -5,          /* a source of inputs or outputs: see its error() */
 };
 
 /* Fill the stats of every measurement (allocated here; free with
