@@ -289,8 +289,9 @@ static void test_random_offsets(void **state)
     }
 }
 
-/* The inline fast path of ga_error_compute and the general function agree
- * bitwise on everything: truths of every kind against outputs near and far. */
+/* The inline fast path of ga_error_compute, the general function and
+ * ga_error_ulp agree bitwise on everything: truths of every kind against
+ * outputs near and far. */
 static void test_fast_path_agrees(void **state)
 {
     (void)state;
@@ -337,6 +338,8 @@ static void test_fast_path_agrees(void **state)
         ga_error_compute(&c, y, &t, &fast);
         ga_error_compute_general(&c, y, &t, &general);
         assert_memory_equal(&fast, &general, sizeof fast);
+        double ulp = ga_error_ulp(&c, y, &t);  /* the plots' shortcut */
+        assert_memory_equal(&ulp, &general.ulp, sizeof ulp);
     }
 }
 

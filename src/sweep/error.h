@@ -100,6 +100,26 @@ static inline double ga_error_value(const struct ga_error_format *c, ga_bits x)
     return ga_error_from_bits((((uint64_t)mag << c->value_shift) + c->value_bias) | sign);
 }
 
+/* 0.5 <= am < 1, for am >= 0 (the bit patterns of doubles are ordered like
+ * their values). */
+static inline bool ga_error_normal_mant(double am)
+{
+    uint64_t am_bits;
+    memcpy(&am_bits, &am, sizeof am_bits);
+    return am_bits - 0x3fe0000000000000u < 0x0010000000000000u;
+}
+
+/* The common case of ga_error_compute: y finite (a zero: flushed), the
+ * correctly rounded result finite nonzero, emin < E <= emax + 1 and a
+ * normalized mantissa, so that the ulp of f is 2^(E - p). */
+static inline bool ga_error_inline_case(const struct ga_error_format *c, ga_bits ymag,
+                                        ga_bits rmag, long E, bool normal_mant)
+{
+    return ymag < c->inf_magnitude && rmag - 1 < c->inf_magnitude - 1
+           && (unsigned long)(E - c->emin - 1) < (unsigned long)(c->emax - c->emin + 1)
+           && normal_mant;
+}
+
 /* The error of output y against truth t: the hot path of a sweep, inline for
  * the common case (output and correctly rounded result finite and nonzero,
  * exact value in the normal range: its ulp is 2^(exp - p); or a truth that
@@ -113,16 +133,9 @@ ga_error_compute(const struct ga_error_format *c, ga_bits y, const struct ga_tru
     ga_bits ymag = y & ~c->sign_mask, rmag = r & ~c->sign_mask;
     double mant = t->exact.mant, am = fabs(mant);
     long E = t->exact.exp;  /* |f| in [2^(E-1), 2^E) */
+    bool normal_mant = ga_error_normal_mant(am);
 
-    /* y finite (a zero: flushed), r finite nonzero; emin < E <= emax + 1;
-     * 0.5 <= |mant| < 1 (the bit patterns of doubles are ordered like their
-     * values) */
-    uint64_t am_bits;
-    memcpy(&am_bits, &am, sizeof am_bits);
-    bool normal_mant = am_bits - 0x3fe0000000000000u < 0x0010000000000000u;
-    if (ymag < c->inf_magnitude && rmag - 1 < c->inf_magnitude - 1
-        && (unsigned long)(E - c->emin - 1) < (unsigned long)(c->emax - c->emin + 1)
-        && normal_mant) {
+    if (ga_error_inline_case(c, ymag, rmag, E, normal_mant)) {
         double scale = ga_error_from_bits((uint64_t)(1023 - E) << 52);  /* 2^-E */
         double yv = ga_error_value(c, y) * scale;                       /* exact */
         double q = fabs(yv - mant);                                      /* one rounding */
@@ -159,6 +172,24 @@ ga_error_compute(const struct ga_error_format *c, ga_bits y, const struct ga_tru
         return;
     }
     ga_error_compute_general(c, y, t, out);
+}
+
+/* The ulp error alone, for plots: bitwise ga_error_compute's, without the
+ * relative error's division and the flags in the common case. */
+static inline __attribute__((always_inline)) double
+ga_error_ulp(const struct ga_error_format *c, ga_bits y, const struct ga_truth *t)
+{
+    double mant = t->exact.mant;
+    long E = t->exact.exp;
+    struct ga_error e;
+
+    if (ga_error_inline_case(c, y & ~c->sign_mask, t->rounded & ~c->sign_mask, E,
+                             ga_error_normal_mant(fabs(mant)))) {
+        double yv = ga_error_value(c, y) * ga_error_from_bits((uint64_t)(1023 - E) << 52);
+        return fabs(yv - mant) * c->two_p;
+    }
+    ga_error_compute(c, y, t, &e);
+    return e.ulp;
 }
 
 /* The same, for one-off uses (tests, refining worst points). */

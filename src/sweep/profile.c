@@ -72,19 +72,19 @@ void ga_profile_add_batch(struct ga_profile *p, const ga_bits *x, const ga_bits 
         /* infinities and NaNs fall outside every bin */
         bool finite = (x[i] & ~c.sign_mask) < c.inf_magnitude;
         int b = finite ? ga_profile_bin(ga_error_value(&c, x[i])) : -1;
-        struct ga_error e;
+        double e;
 
         if (b < 0 && !p->point)  /* neither binned nor kept */
             continue;
-        ga_error_compute(&c, y[i], &t[i], &e);
+        e = ga_error_ulp(&c, y[i], &t[i]);
         if (p->point)
-            p->point[x[i]] = e.ulp;
-        if (b < 0 || isnan(e.ulp))
+            p->point[x[i]] = e;
+        if (b < 0 || isnan(e))
             continue;
-        if (e.ulp > p->bin_max[b])
-            p->bin_max[b] = e.ulp;
+        if (e > p->bin_max[b])
+            p->bin_max[b] = e;
         p->bin_count[b]++;
-        p->bin_sum[b] += sum_units(e.ulp);
+        p->bin_sum[b] += sum_units(e);
     }
 }
 
