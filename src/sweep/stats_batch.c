@@ -18,7 +18,6 @@
 #include "sweep/stats_add.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ga_stats_add for an input of region r.  Out of line, so that the loops
