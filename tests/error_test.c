@@ -299,7 +299,7 @@ static void test_fast_path_agrees(void **state)
     unsigned long long z = seed;  /* a 64-bit LCG (Knuth's MMIX constants) */
     for (int i = 0; i < 300000; i++) {
         const struct ga_format *f = fs[i % 3];
-        struct ga_error_format c;
+        struct ga_format_layout c;
         struct ga_error fast, general;
         ga_bits mask = ga_all_ones(f);
         z = z * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -332,7 +332,7 @@ static void test_fast_path_agrees(void **state)
         case 3: y = (z & 4) ? ga_sign_mask(f) : 0; break;  /* flushed */
         default: y = (ga_bits)(z >> 40) & mask; break;
         }
-        ga_error_format_init(&c, f);
+        ga_format_layout_init(&c, f);
         memset(&fast, 0, sizeof fast);
         memset(&general, 0, sizeof general);
         ga_error_compute(&c, y, &t, &fast);

@@ -20,7 +20,7 @@
 
 #include "formats/format.h"
 #include "io/array_file.h"
-#include "io/detect.h"
+#include "io/array_open.h"
 #include "io/npy.h"
 #include "io/rawfile.h"
 

@@ -12,7 +12,7 @@
 
 #include "formats/format.h"
 #include "impls/fp_contract.h"   /* same data whatever -march */
-#include "report/plot.h"
+#include "plot/plot.h"
 
 #define NBINS 1024
 

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "report/plot.h"
-#include "report/svg.h"
+#include "plot/plot.h"
+#include "plot/svg.h"
 
 /* The size a 65536-point scatter must stay under (the report's budget). */
 #define SCATTER_BUDGET 300000

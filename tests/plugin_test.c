@@ -34,8 +34,8 @@
 #include <gelu-acc/kernel.h>
 
 #include "formats/format.h"
-#include "io/narrow.h"
-#include "io/plugin.h"
+#include "isolation/bisect.h"
+#include "isolation/plugin.h"
 
 static const struct ga_format *f32, *bf16;
 static uint64_t seed;
@@ -606,11 +606,11 @@ static void test_narrow_logic(void **state)
                 size_t first = SIZE_MAX, last = SIZE_MAX;
                 memset(fails, 0, sizeof fails);
                 fails[a] = fails[b] = true;
-                assert_true(ga_narrow_first(fake_probe, &f, n, &first));
+                assert_true(ga_bisect_first(fake_probe, &f, n, &first));
                 assert_int_equal(first, a);
                 assert_true(f.probes <= ceil_log2(n) + 1);
                 f.probes = 0;
-                assert_true(ga_narrow_last(fake_probe, &f, first, n, &last));
+                assert_true(ga_bisect_last(fake_probe, &f, first, n, &last));
                 assert_int_equal(last, b);
                 assert_true(f.probes <= ceil_log2(n - first));
             }
@@ -618,7 +618,7 @@ static void test_narrow_logic(void **state)
     {
         struct fake f = { .fails = fails, .stateful = true };
         size_t first;
-        assert_false(ga_narrow_first(fake_probe, &f, 64, &first));
+        assert_false(ga_bisect_first(fake_probe, &f, 64, &first));
     }
 }
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "io/text_line.h"
-#include "report/figures.h"
+#include "report/number_text.h"
 #include "sweep/domain.h"
 
 double ga_round_up_4(double x)
@@ -253,12 +253,12 @@ void ga_baseline_free(struct ga_baseline *b)
 static void write_bounds(FILE *out, const struct ga_format *f, const char *prefix,
                          const struct ga_summary *s, bool whole)
 {
-    char hex[16], value[GA_FIGURE_LEN];
+    char hex[16], value[GA_TEXT_LEN];
 
     if (s->max_ulp.has) {
         ga_format_bits(f, s->max_ulp.x, hex);
         fprintf(out, "%smax_ulp = %.4g  # at x = %s (%s)\n", prefix,
-                ga_round_up_4(s->max_ulp.error), ga_figure_value(f, s->max_ulp.x, value), hex);
+                ga_round_up_4(s->max_ulp.error), ga_text_value(f, s->max_ulp.x, value), hex);
     }
     fprintf(out, "%scorrectly_rounded = %llu\n", prefix, (unsigned long long)s->correctly_rounded);
     fprintf(out, "%sflushed_to_zero = %llu\n", prefix, (unsigned long long)s->flushed_to_zero);
@@ -276,11 +276,11 @@ static void write_bounds(FILE *out, const struct ga_format *f, const char *prefi
         if (s->faithful_interval.has_hi)
             ga_format_bits(f, s->faithful_interval.hi, hi);
         fprintf(out, "faithful_interval = %s %s  # %s\n", lo, hi,
-                ga_figure_interval(f, &s->faithful_interval, interval));
+                ga_text_interval(f, &s->faithful_interval, interval));
     }
     if (s->has_zero_below) {
         ga_format_bits(f, s->zero_below, hex);
-        fprintf(out, "zero_below = %s  # %s\n", hex, ga_figure_value(f, s->zero_below, value));
+        fprintf(out, "zero_below = %s  # %s\n", hex, ga_text_value(f, s->zero_below, value));
     } else {
         fprintf(out, "zero_below = none\n");
     }

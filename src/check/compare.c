@@ -2,11 +2,11 @@
 #include <math.h>
 
 #include "check/baseline.h"
-#include "report/figures.h"
+#include "report/number_text.h"
 
 static void worst(FILE *out, const struct ga_format *f, const struct ga_summary *s)
 {
-    char hx[16], hy[16], x[GA_FIGURE_LEN], y[GA_FIGURE_LEN], v[GA_FIGURE_LEN];
+    char hx[16], hy[16], x[GA_TEXT_LEN], y[GA_TEXT_LEN], v[GA_TEXT_LEN];
 
     if (!s->max_ulp.has) {
         fputc('\n', out);
@@ -15,8 +15,8 @@ static void worst(FILE *out, const struct ga_format *f, const struct ga_summary 
     ga_format_bits(f, s->max_ulp.x, hx);
     ga_format_bits(f, s->max_ulp.y, hy);
     fprintf(out, "; worst input %s (%s): output %s (%s), exact %s\n", hx,
-            ga_figure_value(f, s->max_ulp.x, x), hy, ga_figure_value(f, s->max_ulp.y, y),
-            ga_figure_exact(&s->max_ulp.exact, v));
+            ga_text_value(f, s->max_ulp.x, x), hy, ga_text_value(f, s->max_ulp.y, y),
+            ga_text_exact(&s->max_ulp.exact, v));
 }
 
 /* Open side: an interval end that is absent reaches infinity. */
@@ -41,8 +41,8 @@ static int compare_region(FILE *out, const struct ga_baseline_entry *e, enum ga_
     int exceeded = 0;
 
     if (b->has_max_ulp && s->max_ulp.has && s->max_ulp.error > b->max_ulp) {
-        fprintf(out, "%s: %s%smax_ulp %s -> %s", e->name, region, dot, ga_figure(b->max_ulp, old),
-                ga_figure(s->max_ulp.error, now));
+        fprintf(out, "%s: %s%smax_ulp %s -> %s", e->name, region, dot, ga_text_error(b->max_ulp, old),
+                ga_text_error(s->max_ulp.error, now));
         worst(out, f, s);
         exceeded++;
     }
@@ -64,16 +64,16 @@ static int compare_region(FILE *out, const struct ga_baseline_entry *e, enum ga_
             || lo_of(f, &s->faithful_interval) > lo_of(f, &b->faithful_interval)
             || hi_of(f, &s->faithful_interval) < hi_of(f, &b->faithful_interval))) {
         fprintf(out, "%s: %s%sfaithful_interval %s -> %s", e->name, region, dot,
-                ga_figure_interval(f, &b->faithful_interval, old),
-                ga_figure_interval(f, &s->faithful_interval, now));
+                ga_text_interval(f, &b->faithful_interval, old),
+                ga_text_interval(f, &s->faithful_interval, now));
         worst(out, f, s);
         exceeded++;
     }
     if (b->has_zero_below && b->zero_below_exists
         && (!s->has_zero_below || ga_decode(f, s->zero_below) > ga_decode(f, b->zero_below))) {
         fprintf(out, "%s: %s%szero_below %s -> %s", e->name, region, dot,
-                ga_figure_value(f, b->zero_below, old),
-                s->has_zero_below ? ga_figure_value(f, s->zero_below, now) : "none");
+                ga_text_value(f, b->zero_below, old),
+                s->has_zero_below ? ga_text_value(f, s->zero_below, now) : "none");
         worst(out, f, s);
         exceeded++;
     }

@@ -6,10 +6,8 @@
 #include <string.h>
 
 #include "check/baseline.h"
-#include "cli/graded.h"
 #include "cli/measure.h"
-#include "io/detect.h"
-#include "io/plugin.h"
+#include "sweep/kernel_spec.h"
 #include "report/report_file.h"
 #include "report/result.h"
 
@@ -26,80 +24,28 @@ static const char help[] =
     "Exit status: 0 every bound holds, 1 a bound was exceeded or a kernel failed,\n"
     "2 usage or input error.\n";
 
-/* path as written in the baseline, relative to the baseline's directory. */
-static char *resolve(const char *baseline, const char *path)
-{
-    char *copy = strdup(baseline), *dir, *out;
-
-    if (!copy)
-        return NULL;
-    dir = dirname(copy);
-    out = malloc(strlen(dir) + strlen(path) + 2);
-    if (out && path[0] == '/')
-        strcpy(out, path);
-    else if (out)
-        sprintf(out, "%s/%s", dir, path);
-    free(copy);
-    return out;
-}
-
 /* Measure one entry into r.  Returns a GA_EXIT_* status. */
-static int measure(const char *baseline, const struct ga_baseline_entry *e,
+static int measure(const char *baseline_dir, const struct ga_baseline_entry *e,
                    const struct ga_sweep_options *so, struct ga_result *r)
 {
-    const struct ga_format *f = e->format;
-    struct ga_measurement m = { .reference = e->reference };
-    struct ga_plugin *plugin = NULL;
+    struct ga_plugin_options po;
+    struct ga_kernel_request rq = {
+        .spec = e->kernel, .format = e->format, .reference = e->reference,
+        .domain = e->domain, .inputs = e->inputs, .base_dir = baseline_dir,
+        .plugin_options = &po,
+    };
+    struct ga_kernel k;
     struct ga_io_error io;
-    struct ga_domain d;
-    char err[512], *path = NULL;
-    struct ga_graded g;
-    bool graded = false;
-    int status = GA_EXIT_OK;
+    int status;
 
-    if (strncmp(e->kernel, "outputs:", 8) == 0) {
-        char *in_path = resolve(baseline, e->inputs), *out_path = resolve(baseline, e->kernel + 8);
-        if (!in_path || !out_path)
-            ga_io_fail(&io, GA_IO_SYSTEM, "out of memory");
-        else
-            graded = ga_graded_open(&g, in_path, out_path, f, &io) == GA_IO_OK;
-        free(in_path);
-        free(out_path);
-        if (!graded) {
-            ga_cli_error("check: [%s]: %s", e->name, io.message);
-            return GA_EXIT_USAGE;
-        }
-        ga_graded_attach(&g, e->inputs, &d, &m);
-    } else {
-        if (ga_domain_parse(&d, e->domain, f, err, sizeof err) != 0) {
-            ga_cli_error("check: [%s]: %s", e->name, err);
-            return GA_EXIT_USAGE;
-        }
-        if (strncmp(e->kernel, "plugin:", 7) == 0) {
-            struct ga_plugin_options po;
-            ga_plugin_default_options(&po);
-            po.name = e->name;
-            po.approximates = e->reference;
-            path = resolve(baseline, e->kernel + 7);
-            if (!path || ga_plugin_open(path, f, &po, &plugin, &io) != GA_IO_OK) {
-                ga_cli_error("check: [%s]: %s", e->name, path ? io.message : "out of memory");
-                status = GA_EXIT_USAGE;
-            } else {
-                m.impl = ga_plugin_impl(plugin);
-            }
-        } else if (!(m.impl = ga_catalogue_find(e->kernel)) || !ga_impl_supports(m.impl, f)) {
-            ga_cli_error("check: [%s]: '%s' is not a catalogue implementation for %s "
-                         "(or write plugin:PATH:SYMBOL, outputs:FILE)", e->name, e->kernel, f->name);
-            status = GA_EXIT_USAGE;
-        }
+    ga_plugin_default_options(&po);
+    po.name = e->name;
+    if (ga_kernel_open(&k, &rq, &io) != GA_IO_OK) {
+        ga_cli_error("check: [%s]: %s", e->name, io.message);
+        return GA_EXIT_USAGE;
     }
-    if (status == GA_EXIT_OK)
-        status = ga_cli_measure("check", f, &d, &m, so, e->name, r);
-    ga_plugin_close(plugin);
-    ga_domain_free(&d);
-    free(path);
-    if (graded)
-        ga_graded_close(&g);
+    status = ga_cli_measure("check", e->format, &k.domain, &k.measurement, so, e->name, r);
+    ga_kernel_close(&k);
     return status;
 }
 
@@ -131,7 +77,8 @@ int ga_cmd_check(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *path = NULL;
+    const char *path = NULL, *baseline_dir;
+    char *dir_copy;
     struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
     struct ga_baseline b;
     struct ga_result *results;
@@ -171,9 +118,15 @@ int ga_cmd_check(int argc, char **argv)
         ga_baseline_free(&b);
         return GA_EXIT_INTERNAL;
     }
+    if (!(dir_copy = strdup(path))) {
+        free(results);
+        ga_baseline_free(&b);
+        return GA_EXIT_INTERNAL;
+    }
+    baseline_dir = dirname(dir_copy);
     for (size_t i = 0; i < b.count && status != GA_EXIT_USAGE; i++) {
         const struct ga_baseline_entry *e = &b.entries[i];
-        int s = measure(path, e, &so, &results[i]);
+        int s = measure(baseline_dir, e, &so, &results[i]);
         int n;
 
         if (s != GA_EXIT_OK) {
@@ -202,20 +155,18 @@ int ga_cmd_check(int argc, char **argv)
         struct rewrite w = { &b, results };
         struct ga_io_error io;
         char *copy = strdup(path);
-        const char *base = copy ? basename(copy) : path;
-        char *dir_copy = strdup(path);
-        if (!copy || !dir_copy
-            || ga_write_report_file(dirname(dir_copy), base, true, write_baseline, &w, &io) != GA_IO_OK) {
-            ga_cli_error("check: %s", copy && dir_copy ? io.message : "out of memory");
+        if (!copy || ga_write_report_file(baseline_dir, basename(copy), true, write_baseline, &w,
+                                          &io) != GA_IO_OK) {
+            ga_cli_error("check: %s", copy ? io.message : "out of memory");
             status = GA_EXIT_USAGE;
         } else {
             printf("updated %s (%zu kernels)\n", path, b.count);
         }
         free(copy);
-        free(dir_copy);
     }
     if (status == GA_EXIT_OK && exceeded)
         status = GA_EXIT_REGRESSION;
+    free(dir_copy);
     free(results);
     ga_baseline_free(&b);
     return status;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/graded.h"
+#include "sweep/graded.h"
 #include "cli/measure.h"
 
 static const char help[] =

@@ -11,6 +11,7 @@
 #include "cli/measure.h"
 #include "report/html.h"
 #include "report/pictures.h"
+#include "report/plan.h"
 #include "report/report_file.h"
 #include "report/result.h"
 
@@ -91,28 +92,10 @@ static int prepare_dir(const char *dir, bool force)
     return -1;
 }
 
-/* The measurements of one format: every implementation against exact GELU,
- * and tanh-form ones against their own formula too. */
-static size_t plan(const struct ga_format *f, struct ga_measurement *m)
-{
-    size_t n = 0;
-
-    for (size_t i = 0; i < ga_catalogue_count(); i++) {
-        const struct ga_impl *impl = ga_catalogue_at(i);
-        if (!ga_impl_supports(impl, f))
-            continue;
-        m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU, .want_profile = true };
-        if (impl->approximates == GA_GELU_TANH)
-            m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU_TANH,
-                                              .want_profile = true };
-    }
-    return n;
-}
-
 static int report_format(const char *dir, const struct ga_format *f, const char *domain_spec,
                          const struct ga_sweep_options *base, const char *how)
 {
-    size_t max = 2 * ga_catalogue_count(), n;
+    size_t max = ga_report_plan_max(), n;
     struct ga_measurement *m = calloc(max + 1, sizeof *m);
     struct ga_result *results = calloc(max + 1, sizeof *results);
     struct ga_domain domain;
@@ -126,7 +109,7 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
         ga_cli_error("report: out of memory");
         return GA_EXIT_INTERNAL;
     }
-    n = plan(f, m);
+    n = ga_report_plan(f, m);
     if (ga_domain_parse(&domain, domain_spec, f, err, sizeof err) != 0) {
         ga_cli_error("report: %s", err);
         free(m);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/measure.h"
-#include "io/plugin.h"
+#include "sweep/kernel_spec.h"
 
 static const char help[] =
     "usage: gelu-acc sweep (--impl NAME | --kernel LIB.so:SYMBOL) --format FORMAT\n"
@@ -43,18 +43,16 @@ int ga_cmd_sweep(int argc, char **argv)
     };
     const char *impl_name = NULL, *kernel = NULL, *format_name = NULL, *domain_spec = NULL;
     struct ga_plugin_options po;
-    struct ga_plugin *plugin = NULL;
+    struct ga_kernel_request rq = { .reference = GA_GELU };
+    struct ga_kernel k;
     struct ga_io_error io;
     struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
-    struct ga_measurement m = { 0 };
     enum ga_cli_form form = GA_CLI_TEXT;
     const struct ga_format *f;
-    struct ga_domain domain;
     struct ga_result *result;
-    char err[512];
+    char *plugin_spec = NULL;
     int opt, status;
 
-    m.reference = GA_GELU;
     ga_plugin_default_options(&po);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
@@ -79,7 +77,7 @@ int ga_cmd_sweep(int argc, char **argv)
             form = opt == 'j' ? GA_CLI_JSON : GA_CLI_CSV;
             break;
         case 'r':
-            if (ga_cli_function(optarg, &m.reference) != 0)
+            if (ga_cli_function(optarg, &rq.reference) != 0)
                 return GA_EXIT_USAGE;
             break;
         case 'o':
@@ -109,32 +107,27 @@ int ga_cmd_sweep(int argc, char **argv)
         return GA_EXIT_USAGE;
     }
     if (kernel) {
-        po.approximates = m.reference;
-        if (ga_plugin_open(kernel, f, &po, &plugin, &io) != GA_IO_OK) {
-            ga_cli_error("sweep: %s", io.message);
-            return GA_EXIT_USAGE;
-        }
-        m.impl = ga_plugin_impl(plugin);
-        impl_name = m.impl->name;
-    } else if (!(m.impl = ga_catalogue_find(impl_name))) {
-        ga_cli_error("sweep: unknown implementation '%s' (see 'gelu-acc list')", impl_name);
+        size_t n = strlen(kernel) + sizeof "plugin:";
+        if (!(plugin_spec = malloc(n)))
+            return GA_EXIT_INTERNAL;
+        snprintf(plugin_spec, n, "plugin:%s", kernel);
+    }
+    rq.spec = kernel ? plugin_spec : impl_name;
+    rq.format = f;
+    rq.domain = domain_spec;
+    rq.plugin_options = &po;
+    if (ga_kernel_open(&k, &rq, &io) != GA_IO_OK) {
+        ga_cli_error("sweep: %s", io.message);
+        free(plugin_spec);
         return GA_EXIT_USAGE;
     }
-    if (!ga_impl_supports(m.impl, f)) {
-        ga_cli_error("sweep: implementation '%s' has no %s version (see 'gelu-acc list')",
-                     impl_name, f->name);
-        return GA_EXIT_USAGE;
-    }
-    if (ga_domain_parse(&domain, domain_spec ? domain_spec : ga_domain_default(f), f, err,
-                        sizeof err) != 0) {
-        ga_cli_error("sweep: %s", err);
-        ga_plugin_close(plugin);
-        return GA_EXIT_USAGE;
-    }
+    free(plugin_spec);
+    impl_name = k.measurement.impl->name;
 
     if (!(result = malloc(sizeof *result))) {
         status = GA_EXIT_INTERNAL;
-    } else if ((status = ga_cli_measure("sweep", f, &domain, &m, &so, NULL, result)) == GA_EXIT_OK) {
+    } else if ((status = ga_cli_measure("sweep", f, &k.domain, &k.measurement, &so, NULL,
+                                        result)) == GA_EXIT_OK) {
         status = ga_cli_print_result(result, form);
         if (status == GA_EXIT_OK && result->failed) {
             ga_cli_error("sweep: %s failed: %s", impl_name, result->failure.what);
@@ -142,7 +135,6 @@ int ga_cmd_sweep(int argc, char **argv)
         }
     }
     free(result);
-    ga_domain_free(&domain);
-    ga_plugin_close(plugin);
+    ga_kernel_close(&k);
     return status;
 }

@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "formats/parse_value.h"
 #include "io/bits_file.h"
-#include "report/figures.h"
+#include "report/number_text.h"
 
 static const char help[] =
     "usage: gelu-acc truth --format FORMAT [--function gelu|gelu_tanh] [--oracle fast|mpfr]\n"
@@ -106,8 +106,8 @@ static int print_truths(const struct truth_options *o, const ga_bits *inputs, si
         printf("%s %s %.*g %.*g", in_hex, out_hex, digits, ga_decode(f, inputs[i]),
                digits, ga_decode(f, truths[i].rounded));
         if (o->exact) {
-            char exact[GA_FIGURE_LEN];
-            printf(" %s", ga_figure_exact_digits(&truths[i].exact, 17, exact));
+            char exact[GA_TEXT_LEN];
+            printf(" %s", ga_text_exact_digits(&truths[i].exact, 17, exact));
         }
         putchar('\n');
     }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/plot.h"
+#include "plot/plot.h"
 #include "report/report_file.h"
 
 /* The quick GELU constant (GELU-FACTS section 1: x * sigma(1.702 x)). */

@@ -1,5 +1,5 @@
 /* One CSV row per (implementation, reference, region): for spreadsheets. */
-#include "report/figures.h"
+#include "report/number_text.h"
 #include "report/result.h"
 
 static void hex_or_empty(FILE *out, const struct ga_format *f, bool has, ga_bits x)
@@ -22,7 +22,7 @@ int ga_write_csv(FILE *out, const struct ga_result *r, size_t n)
             const struct ga_format *f = r[i].format;
             const struct ga_summary *s = &r[i].region[g];
             const struct ga_faithful_interval *fi = &s->faithful_interval;
-            char a[GA_FIGURE_LEN];
+            char a[GA_TEXT_LEN];
 
             if (s->count == 0 && g != GA_REGION_ALL)
                 continue;
@@ -31,15 +31,15 @@ int ga_write_csv(FILE *out, const struct ga_result *r, size_t n)
                     g == GA_REGION_ALL ? "all" : ga_region_name((enum ga_region)g),
                     (unsigned long long)s->count, (unsigned long long)s->correctly_rounded,
                     (unsigned long long)s->faithful);
-            fprintf(out, "%s,", s->max_ulp.has ? ga_figure(s->max_ulp.error, a) : "");
+            fprintf(out, "%s,", s->max_ulp.has ? ga_text_error(s->max_ulp.error, a) : "");
             hex_or_empty(out, f, s->max_ulp.has, s->max_ulp.x);
-            fprintf(out, ",%s,", ga_figure_stat(s->mean_ulp, a));
-            fprintf(out, "%s,", ga_figure_stat(s->p50, a));
-            fprintf(out, "%s,", ga_figure_stat(s->p95, a));
-            fprintf(out, "%s,", ga_figure_stat(s->p99, a));
-            fprintf(out, "%s,", s->max_rel.has ? ga_figure(s->max_rel.error, a) : "");
+            fprintf(out, ",%s,", ga_text_stat(s->mean_ulp, a));
+            fprintf(out, "%s,", ga_text_stat(s->p50, a));
+            fprintf(out, "%s,", ga_text_stat(s->p95, a));
+            fprintf(out, "%s,", ga_text_stat(s->p99, a));
+            fprintf(out, "%s,", s->max_rel.has ? ga_text_error(s->max_rel.error, a) : "");
             hex_or_empty(out, f, s->max_rel.has, s->max_rel.x);
-            fprintf(out, ",%s,", s->max_abs.has ? ga_figure(s->max_abs.error, a) : "");
+            fprintf(out, ",%s,", s->max_abs.has ? ga_text_error(s->max_abs.error, a) : "");
             hex_or_empty(out, f, s->max_abs.has, s->max_abs.x);
             fprintf(out, ",%llu,%llu,%llu,%llu,", (unsigned long long)s->flushed_to_zero,
                     (unsigned long long)s->nan, (unsigned long long)s->inf,

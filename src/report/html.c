@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/figures.h"
+#include "report/number_text.h"
 #include "report/pictures.h"
 #include "report/report_file.h"
 
@@ -147,29 +147,29 @@ static void impl_cell(FILE *out, const struct page *p, size_t i)
 static void summary_row(FILE *out, const struct page *p, size_t i, const struct ga_summary *s)
 {
     const struct ga_format *f = p->f;
-    char a[GA_FIGURE_LEN], interval[GA_INTERVAL_LEN];
+    char a[GA_TEXT_LEN], interval[GA_INTERVAL_LEN];
 
     fputs("<tr>", out);
     impl_cell(out, p, i);
     snprintf(a, sizeof a, "%llu", (unsigned long long)s->count);
     cell(out, a, false);
-    cell(out, ga_figure_percent(s->correctly_rounded, s->count, a), false);
-    cell(out, ga_figure_percent(s->faithful, s->count, a), false);
-    cell(out, s->max_ulp.has ? ga_figure(s->max_ulp.error, a) : "-",
+    cell(out, ga_text_percent(s->correctly_rounded, s->count, a), false);
+    cell(out, ga_text_percent(s->faithful, s->count, a), false);
+    cell(out, s->max_ulp.has ? ga_text_error(s->max_ulp.error, a) : "-",
          s->max_ulp.has && !(s->max_ulp.error <= 1));
-    cell(out, s->max_ulp.has ? ga_figure_value(f, s->max_ulp.x, a) : "-", false);
-    cell(out, ga_figure_stat(s->mean_ulp, a), false);
-    cell(out, ga_figure_stat(s->p99, a), false);
-    cell(out, s->max_rel.has ? ga_figure(s->max_rel.error, a) : "-", false);
+    cell(out, s->max_ulp.has ? ga_text_value(f, s->max_ulp.x, a) : "-", false);
+    cell(out, ga_text_stat(s->mean_ulp, a), false);
+    cell(out, ga_text_stat(s->p99, a), false);
+    cell(out, s->max_rel.has ? ga_text_error(s->max_rel.error, a) : "-", false);
     count_cell(out, s->flushed_to_zero);
     count_cell(out, s->nan);
     count_cell(out, s->inf);
     count_cell(out, s->wrong_zero_sign);
     if (s->region == GA_REGION_ALL) {
         fputs("<td class=\"num\">", out);
-        put(out, ga_figure_interval(f, &s->faithful_interval, interval));
+        put(out, ga_text_interval(f, &s->faithful_interval, interval));
         fputs("</td>", out);
-        cell(out, s->has_zero_below ? ga_figure_value(f, s->zero_below, a) : "-", false);
+        cell(out, s->has_zero_below ? ga_text_value(f, s->zero_below, a) : "-", false);
     }
     fputs("</tr>\n", out);
 }
@@ -199,19 +199,19 @@ static void worst_table(FILE *out, const struct page *p)
           "<th class=\"num\">exact</th></tr></thead>\n<tbody>\n", out);
     for (size_t i = 0; i < p->n; i++) {
         const struct ga_point *pt = &p->r[i].region[GA_REGION_ALL].max_ulp;
-        char a[GA_FIGURE_LEN], hx[16], hy[16];
+        char a[GA_TEXT_LEN], hx[16], hy[16];
         if (p->r[i].reference != GA_GELU || !pt->has)
             continue;
         ga_format_bits(p->f, pt->x, hx);
         ga_format_bits(p->f, pt->y, hy);
         fputs("<tr>", out);
         impl_cell(out, p, i);
-        cell(out, ga_figure(pt->error, a), !(pt->error <= 1));
+        cell(out, ga_text_error(pt->error, a), !(pt->error <= 1));
         fprintf(out, "<td class=\"num\">%s (<code>%s</code>)</td>",
-                ga_figure_value(p->f, pt->x, a), hx);
+                ga_text_value(p->f, pt->x, a), hx);
         fprintf(out, "<td class=\"num\">%s (<code>%s</code>)</td>",
-                ga_figure_value(p->f, pt->y, a), hy);
-        cell(out, ga_figure_exact(&pt->exact, a), false);
+                ga_text_value(p->f, pt->y, a), hy);
+        cell(out, ga_text_exact(&pt->exact, a), false);
         fputs("</tr>\n", out);
     }
     fputs("</tbody></table></div>\n", out);
@@ -243,24 +243,24 @@ static void catalogue_table(FILE *out, const struct page *p)
 static void result_facts(FILE *out, const struct page *p, const struct ga_result *r)
 {
     const struct ga_summary *all = &r->region[GA_REGION_ALL];
-    char a[GA_FIGURE_LEN], b[GA_FIGURE_LEN], c[GA_FIGURE_LEN], interval[GA_INTERVAL_LEN];
+    char a[GA_TEXT_LEN], b[GA_TEXT_LEN], c[GA_TEXT_LEN], interval[GA_INTERVAL_LEN];
 
     fprintf(out, "<p class=\"facts\">Against %s: %s %% correctly rounded, %s %% faithful; "
                  "max ", r->reference == GA_GELU_TANH ? "the tanh formula" : "exact GELU",
-            ga_figure_percent(all->correctly_rounded, all->count, a),
-            ga_figure_percent(all->faithful, all->count, b));
+            ga_text_percent(all->correctly_rounded, all->count, a),
+            ga_text_percent(all->faithful, all->count, b));
     if (all->max_ulp.has) {
         bool bad = !(all->max_ulp.error <= 1);
         fprintf(out, "%s%s ulp%s at x = %s", bad ? "<span class=\"bad\">" : "",
-                ga_figure(all->max_ulp.error, a), bad ? "</span>" : "",
-                ga_figure_value(p->f, all->max_ulp.x, c));
+                ga_text_error(all->max_ulp.error, a), bad ? "</span>" : "",
+                ga_text_value(p->f, all->max_ulp.x, c));
     } else {
         fputs("-", out);
     }
     fprintf(out, "; faithful on %s",
-            ga_figure_interval(p->f, &all->faithful_interval, interval));
+            ga_text_interval(p->f, &all->faithful_interval, interval));
     if (all->has_zero_below)
-        fprintf(out, "; every output is 0 below x = %s", ga_figure_value(p->f, all->zero_below, a));
+        fprintf(out, "; every output is 0 below x = %s", ga_text_value(p->f, all->zero_below, a));
     const struct { uint64_t count; const char *what; } failures[] = {
         { all->flushed_to_zero, "flushed to 0" }, { all->nan, "NaN" }, { all->inf, "inf" },
         { all->wrong_zero_sign, "zeros of the wrong sign" },
@@ -340,7 +340,7 @@ static int write_page(FILE *out, const void *ctx)
 {
     const struct page *p = ctx;
     const struct ga_format *f = p->f;
-    char title[128], path[GA_PICTURE_PATH_LEN], key[GA_PICTURE_PATH_LEN], c1[GA_FIGURE_LEN];
+    char title[128], path[GA_PICTURE_PATH_LEN], key[GA_PICTURE_PATH_LEN], c1[GA_TEXT_LEN];
     bool any_tanh = false;
 
     for (size_t i = 0; i < p->n; i++)

@@ -2,19 +2,19 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/figures.h"
+#include "report/number_text.h"
 #include "report/result.h"
 
 /* A JSON number, or "inf" as a string, or null for NaN (not measured). */
 static void number(FILE *out, const char *key, double v, bool statistic)
 {
-    char buf[GA_FIGURE_LEN];
+    char buf[GA_TEXT_LEN];
     if (v != v)
         fprintf(out, "\"%s\": null", key);
     else if (v == INFINITY)
         fprintf(out, "\"%s\": \"inf\"", key);
     else
-        fprintf(out, "\"%s\": %s", key, statistic ? ga_figure_stat(v, buf) : ga_figure(v, buf));
+        fprintf(out, "\"%s\": %s", key, statistic ? ga_text_stat(v, buf) : ga_text_error(v, buf));
 }
 
 static void string(FILE *out, const char *key, const char *v)
@@ -44,7 +44,7 @@ static void encoding(FILE *out, const struct ga_format *f, const char *key, bool
 
 static void point(FILE *out, const struct ga_format *f, const char *name, const struct ga_point *p)
 {
-    char key[64], buf[GA_FIGURE_LEN];
+    char key[64], buf[GA_TEXT_LEN];
 
     number(out, name, p->has ? p->error : (double)NAN, false);
     snprintf(key, sizeof key, "%s_input", name);
@@ -55,7 +55,7 @@ static void point(FILE *out, const struct ga_format *f, const char *name, const 
         encoding(out, f, "max_ulp_output", p->has, p->y);
         fputs(", ", out);
         if (p->has)
-            string(out, "max_ulp_exact", ga_figure_exact(&p->exact, buf));
+            string(out, "max_ulp_exact", ga_text_exact(&p->exact, buf));
         else
             fputs("\"max_ulp_exact\": null", out);
     }

@@ -1,26 +1,26 @@
 /* A Markdown page of error tables for one format: the tables people publish. */
-#include "report/figures.h"
+#include "report/number_text.h"
 #include "report/result.h"
 
 static void summary_row(FILE *out, const struct ga_result *r, const struct ga_summary *s)
 {
     const struct ga_format *f = r->format;
-    char a[GA_FIGURE_LEN], b[GA_FIGURE_LEN], c[GA_FIGURE_LEN], d[GA_FIGURE_LEN];
-    char e[GA_FIGURE_LEN], g[GA_FIGURE_LEN], h[GA_FIGURE_LEN], interval[GA_INTERVAL_LEN];
+    char a[GA_TEXT_LEN], b[GA_TEXT_LEN], c[GA_TEXT_LEN], d[GA_TEXT_LEN];
+    char e[GA_TEXT_LEN], g[GA_TEXT_LEN], h[GA_TEXT_LEN], interval[GA_INTERVAL_LEN];
 
     fprintf(out, "| `%s` | %llu | %s | %s | %s | %s | %s | %s | %s | %llu | %llu | %llu | %llu |",
             r->impl, (unsigned long long)s->count,
-            ga_figure_percent(s->correctly_rounded, s->count, a),
-            ga_figure_percent(s->faithful, s->count, b),
-            s->max_ulp.has ? ga_figure(s->max_ulp.error, c) : "-",
-            s->max_ulp.has ? ga_figure_value(f, s->max_ulp.x, d) : "-",
-            ga_figure_stat(s->mean_ulp, e), ga_figure_stat(s->p99, g),
-            s->max_rel.has ? ga_figure(s->max_rel.error, h) : "-",
+            ga_text_percent(s->correctly_rounded, s->count, a),
+            ga_text_percent(s->faithful, s->count, b),
+            s->max_ulp.has ? ga_text_error(s->max_ulp.error, c) : "-",
+            s->max_ulp.has ? ga_text_value(f, s->max_ulp.x, d) : "-",
+            ga_text_stat(s->mean_ulp, e), ga_text_stat(s->p99, g),
+            s->max_rel.has ? ga_text_error(s->max_rel.error, h) : "-",
             (unsigned long long)s->flushed_to_zero, (unsigned long long)s->nan,
             (unsigned long long)s->inf, (unsigned long long)s->wrong_zero_sign);
     if (s->region == GA_REGION_ALL)
-        fprintf(out, " %s | %s |", ga_figure_interval(f, &s->faithful_interval, interval),
-                s->has_zero_below ? ga_figure_value(f, s->zero_below, a) : "-");
+        fprintf(out, " %s | %s |", ga_text_interval(f, &s->faithful_interval, interval),
+                s->has_zero_below ? ga_text_value(f, s->zero_below, a) : "-");
     fputc('\n', out);
 }
 
@@ -78,14 +78,14 @@ int ga_write_markdown(FILE *out, const struct ga_format *f, const struct ga_resu
                  "| implementation | max ulp | input | output | exact |\n|---|--:|---|---|---|\n");
     for (size_t i = 0; i < n; i++) {
         const struct ga_point *p = &r[i].region[GA_REGION_ALL].max_ulp;
-        char a[GA_FIGURE_LEN], b[GA_FIGURE_LEN], c[GA_FIGURE_LEN], d[GA_FIGURE_LEN], hx[16], hy[16];
+        char a[GA_TEXT_LEN], b[GA_TEXT_LEN], c[GA_TEXT_LEN], d[GA_TEXT_LEN], hx[16], hy[16];
         if (r[i].reference != GA_GELU || !p->has)
             continue;
         ga_format_bits(f, p->x, hx);
         ga_format_bits(f, p->y, hy);
-        fprintf(out, "| `%s` | %s | %s (`%s`) | %s (`%s`) | %s |\n", r[i].impl, ga_figure(p->error, a),
-                ga_figure_value(f, p->x, b), hx, ga_figure_value(f, p->y, c), hy,
-                ga_figure_exact(&p->exact, d));
+        fprintf(out, "| `%s` | %s | %s (`%s`) | %s (`%s`) | %s |\n", r[i].impl, ga_text_error(p->error, a),
+                ga_text_value(f, p->x, b), hx, ga_text_value(f, p->y, c), hy,
+                ga_text_exact(&p->exact, d));
     }
     fprintf(out, "\n## Implementations\n\n| implementation | approximates | formula as computed | "
                  "precision | models |\n|---|---|---|---|---|\n");

@@ -44,7 +44,7 @@ int ga_picture_write_distance_plot(FILE *out, const void *ctx)
     char text[GA_DIST_BUCKETS][32];
     double counts[2][GA_DIST_BUCKETS];
     char names[2][64], title[192], subtitle[256];
-    char a[GA_FIGURE_LEN], b[GA_FIGURE_LEN], c[GA_FIGURE_LEN];
+    char a[GA_TEXT_LEN], b[GA_TEXT_LEN], c[GA_TEXT_LEN];
     struct ga_series s[2];
     size_t ns = 0;
     unsigned last = 2, nc = 0;
@@ -80,8 +80,8 @@ int ga_picture_write_distance_plot(FILE *out, const void *ctx)
     snprintf(title, sizeof title, "%s: ordinal distance", first->impl);
     snprintf(subtitle, sizeof subtitle, "%s, %s: %s %% at 0, %s %% at 1, %s %% farther",
              v->f->name, first->reference == GA_GELU_TANH ? "tanh formula" : "exact GELU",
-             ga_figure_percent(at0, all->count, a), ga_figure_percent(at1, all->count, b),
-             ga_figure_percent(all->count - at0 - at1, all->count, c));
+             ga_text_percent(at0, all->count, a), ga_text_percent(at1, all->count, b),
+             ga_text_percent(all->count - at0 - at1, all->count, c));
     struct ga_plot p = {
         .width = DISTANCE_WIDTH, .height = DISTANCE_HEIGHT, .title = title,
         .subtitle = subtitle, .series = s, .nseries = ns,

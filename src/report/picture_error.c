@@ -15,7 +15,7 @@ static bool is_half(const struct ga_format *f)
 }
 
 /* Counts with thousands separators: "65,536". */
-static const char *count_text(uint64_t v, char buf[GA_FIGURE_LEN])
+static const char *count_text(uint64_t v, char buf[GA_TEXT_LEN])
 {
     char digits[24];
     int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v), k = 0;
@@ -34,7 +34,7 @@ static const char *count_text(uint64_t v, char buf[GA_FIGURE_LEN])
 struct marker_set {
     struct ga_marker m[6];
     size_t n;
-    char under[96], lo[2 * GA_FIGURE_LEN + 32], zero[96];
+    char under[96], lo[2 * GA_TEXT_LEN + 32], zero[96];
 };
 
 static void result_markers(const struct format_view *v, const struct ga_result *r,
@@ -43,7 +43,7 @@ static void result_markers(const struct format_view *v, const struct ga_result *
     const struct ga_format *f = v->f;
     const struct ga_summary *all = &r->region[GA_REGION_ALL];
     const struct ga_faithful_interval *fi = &all->faithful_interval;
-    char a[GA_FIGURE_LEN], b[GA_FIGURE_LEN];
+    char a[GA_TEXT_LEN], b[GA_TEXT_LEN];
 
     ms->n = 0;
     if (v->has_under[r->reference]) {
@@ -81,7 +81,7 @@ static void tail_summary(const struct ga_format *f, const struct ga_summary *all
                          size_t size)
 {
     const struct ga_faithful_interval *fi = &all->faithful_interval;
-    char lo[GA_FIGURE_LEN], hi[GA_FIGURE_LEN];
+    char lo[GA_TEXT_LEN], hi[GA_TEXT_LEN];
     int len;
 
     if (fi->exists)
@@ -109,7 +109,7 @@ static int write_error_points(FILE *out, const struct format_view *v, const stru
     uint64_t off = 0, off_nan = 0;
     double off_max = 0;
     char title[192], subtitle[640], tail[192], label[CLASSES][96];
-    char c1[GA_FIGURE_LEN], c2[GA_FIGURE_LEN], c3[GA_FIGURE_LEN];
+    char c1[GA_TEXT_LEN], c2[GA_TEXT_LEN], c3[GA_TEXT_LEN];
     struct ga_series s[CLASSES];
     struct marker_set ms;
     struct ga_plot p = { .width = ERROR_WIDTH, .height = ERROR_HEIGHT, .title = title,
@@ -158,10 +158,10 @@ static int write_error_points(FILE *out, const struct format_view *v, const stru
     tail_summary(f, &r->region[GA_REGION_ALL], tail, sizeof tail);
     if (off_nan > 0)
         snprintf(subtitle, sizeof subtitle, "%s; %s off the x axis (max %s ulp, %s NaN)",
-                 tail, count_text(off, c1), ga_figure(off_max, c2), count_text(off_nan, c3));
+                 tail, count_text(off, c1), ga_text_error(off_max, c2), count_text(off_nan, c3));
     else if (off > 0)
         snprintf(subtitle, sizeof subtitle, "%s; %s off the x axis (max %s ulp)",
-                 tail, count_text(off, c1), ga_figure(off_max, c2));
+                 tail, count_text(off, c1), ga_text_error(off_max, c2));
     else
         snprintf(subtitle, sizeof subtitle, "%s", tail);
     ga_picture_error_axes(v, &p);
@@ -186,7 +186,7 @@ static int write_error_bins(FILE *out, const struct format_view *v, const struct
     uint64_t binned = 0;
     double off_max = -1;    /* the worst bin off the axis; -1: none */
     char title[192], subtitle[640], tail[192];
-    char c1[GA_FIGURE_LEN], c2[GA_FIGURE_LEN], c3[GA_FIGURE_LEN];
+    char c1[GA_TEXT_LEN], c2[GA_TEXT_LEN], c3[GA_TEXT_LEN];
     struct ga_series s[2] = {
         { .kind = GA_SERIES_STEP, .label = "maximum in each bin", .x = xs, .y = mx, .color = 1 },
         { .kind = GA_SERIES_STEP, .label = "mean in each bin", .x = xs, .y = mean, .color = 3,
@@ -223,7 +223,7 @@ static int write_error_bins(FILE *out, const struct format_view *v, const struct
     if (off_max >= 0)
         snprintf(subtitle, sizeof subtitle, "%s; %s of %s inputs binned; max %s ulp off the axis",
                  tail, count_text(binned, c1), count_text(r->region[GA_REGION_ALL].count, c2),
-                 ga_figure(off_max, c3));
+                 ga_text_error(off_max, c3));
     else
         snprintf(subtitle, sizeof subtitle, "%s; %s of %s inputs binned", tail,
                  count_text(binned, c1), count_text(r->region[GA_REGION_ALL].count, c2));

@@ -60,7 +60,7 @@ int ga_picture_write_overview(FILE *out, const void *ctx)
     size_t ns = 0;
     struct ga_series *s = calloc(v->n + 1, sizeof *s);
     double *xy = calloc(2 * (v->n + 1) * (bins + 1), sizeof *xy);
-    char title[160], subtitle[256], under[96], a[GA_FIGURE_LEN];
+    char title[160], subtitle[256], under[96], a[GA_TEXT_LEN];
     struct ga_marker m[1];
     size_t nm = 0;
     int status;

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/figures.h"
-#include "report/plot.h"
+#include "report/number_text.h"
+#include "plot/plot.h"
 #include "report/result.h"
 
 /* UTF-8 for the labels. */
@@ -44,7 +44,7 @@ struct error_plot {
 
 /* "-1.5" for the value of x, 4 significant digits, with a true minus sign. */
 const char *ga_picture_marker_value(const struct ga_format *f, ga_bits x,
-                                    char buf[GA_FIGURE_LEN]);
+                                    char buf[GA_TEXT_LEN]);
 
 /* The axes of an error plot: the view's input axis, the ulp error on log10
  * from 1e-4 to 1e8 with bands below and above. */

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/figures.h"
+#include "report/number_text.h"
 #include "report/picture_view.h"
-#include "report/plot.h"
+#include "plot/plot.h"
 #include "report/report_file.h"
 
 /* The input axis of error plots.  It ends on the left 4 below where the
@@ -161,10 +161,10 @@ int ga_picture_write_svg(const struct ga_plot *p, FILE *out)
 /* A value for labels and subtitles: 4 significant digits keep them short
  * (the tables give it in full), with a minus sign like the tick labels. */
 const char *ga_picture_marker_value(const struct ga_format *f, ga_bits x,
-                                    char buf[GA_FIGURE_LEN])
+                                    char buf[GA_TEXT_LEN])
 {
     double v = ga_decode(f, x);
-    snprintf(buf, GA_FIGURE_LEN, "%s%.4g", v < 0 ? MINUS : "", fabs(v));
+    snprintf(buf, GA_TEXT_LEN, "%s%.4g", v < 0 ? MINUS : "", fabs(v));
     return buf;
 }
 

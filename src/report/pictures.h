@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "io/io_error.h"
-#include "report/plot.h"
+#include "plot/plot.h"
 #include "report/result.h"
 
 #define GA_PICTURES_DIR "plots"

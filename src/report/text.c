@@ -1,11 +1,11 @@
 /* The readable summary 'gelu-acc sweep' prints by default. */
-#include "report/figures.h"
+#include "report/number_text.h"
 #include "report/result.h"
 
 static void print_point(FILE *out, const struct ga_format *f, const char *what,
                         const struct ga_point *p)
 {
-    char e[GA_FIGURE_LEN], x[GA_FIGURE_LEN], y[GA_FIGURE_LEN], v[GA_FIGURE_LEN], hx[16], hy[16];
+    char e[GA_TEXT_LEN], x[GA_TEXT_LEN], y[GA_TEXT_LEN], v[GA_TEXT_LEN], hx[16], hy[16];
 
     if (!p->has) {
         fprintf(out, "  %-10s -\n", what);
@@ -14,15 +14,15 @@ static void print_point(FILE *out, const struct ga_format *f, const char *what,
     ga_format_bits(f, p->x, hx);
     ga_format_bits(f, p->y, hy);
     fprintf(out, "  %-10s %s at x = %s (%s): output %s (%s), exact %s\n", what,
-            ga_figure(p->error, e), ga_figure_value(f, p->x, x), hx,
-            ga_figure_value(f, p->y, y), hy, ga_figure_exact(&p->exact, v));
+            ga_text_error(p->error, e), ga_text_value(f, p->x, x), hx,
+            ga_text_value(f, p->y, y), hy, ga_text_exact(&p->exact, v));
 }
 
 int ga_write_text(FILE *out, const struct ga_result *r)
 {
     const struct ga_format *f = r->format;
     const struct ga_summary *all = &r->region[GA_REGION_ALL];
-    char a[GA_FIGURE_LEN], b[GA_FIGURE_LEN], c[GA_FIGURE_LEN], d[GA_FIGURE_LEN];
+    char a[GA_TEXT_LEN], b[GA_TEXT_LEN], c[GA_TEXT_LEN], d[GA_TEXT_LEN];
     char interval[GA_INTERVAL_LEN];
 
     fprintf(out, "%s on %s against %s (domain %s, %s oracle)\n", r->impl, f->name,
@@ -38,19 +38,19 @@ int ga_write_text(FILE *out, const struct ga_result *r)
                 (unsigned long long)r->failed_inputs);
     }
     fprintf(out, "  inputs     %llu: correctly rounded %s %%, faithful %s %%\n",
-            (unsigned long long)all->count, ga_figure_percent(all->correctly_rounded, all->count, a),
-            ga_figure_percent(all->faithful, all->count, b));
+            (unsigned long long)all->count, ga_text_percent(all->correctly_rounded, all->count, a),
+            ga_text_percent(all->faithful, all->count, b));
     print_point(out, f, "max ulp", &all->max_ulp);
-    fprintf(out, "  ulp        mean %s, p50 %s, p95 %s, p99 %s\n", ga_figure_stat(all->mean_ulp, a),
-            ga_figure_stat(all->p50, b), ga_figure_stat(all->p95, c), ga_figure_stat(all->p99, d));
+    fprintf(out, "  ulp        mean %s, p50 %s, p95 %s, p99 %s\n", ga_text_stat(all->mean_ulp, a),
+            ga_text_stat(all->p50, b), ga_text_stat(all->p95, c), ga_text_stat(all->p99, d));
     print_point(out, f, "max rel", &all->max_rel);
     print_point(out, f, "max abs", &all->max_abs);
     fprintf(out, "  failures   flushed to 0: %llu, NaN: %llu, inf: %llu, wrong sign of 0: %llu\n",
             (unsigned long long)all->flushed_to_zero, (unsigned long long)all->nan,
             (unsigned long long)all->inf, (unsigned long long)all->wrong_zero_sign);
-    fprintf(out, "  faithful   on %s", ga_figure_interval(f, &all->faithful_interval, interval));
+    fprintf(out, "  faithful   on %s", ga_text_interval(f, &all->faithful_interval, interval));
     if (all->has_zero_below && ga_sign(f, all->zero_below))
-        fprintf(out, "; every output is 0 below x = %s", ga_figure_value(f, all->zero_below, a));
+        fprintf(out, "; every output is 0 below x = %s", ga_text_value(f, all->zero_below, a));
     fprintf(out, "\n\n  %-10s %10s %8s %8s %10s %10s %8s %6s %6s\n", "region", "inputs", "cr %",
             "faith %", "max ulp", "mean ulp", "flushed", "nan", "inf");
     for (int i = 0; i < GA_REGION_COUNT; i++) {
@@ -59,9 +59,9 @@ int ga_write_text(FILE *out, const struct ga_result *r)
             continue;
         fprintf(out, "  %-10s %10llu %8s %8s %10s %10s %8llu %6llu %6llu\n",
                 ga_region_name((enum ga_region)i), (unsigned long long)s->count,
-                ga_figure_percent(s->correctly_rounded, s->count, a),
-                ga_figure_percent(s->faithful, s->count, b), ga_figure(s->max_ulp.error, c),
-                ga_figure_stat(s->mean_ulp, d), (unsigned long long)s->flushed_to_zero,
+                ga_text_percent(s->correctly_rounded, s->count, a),
+                ga_text_percent(s->faithful, s->count, b), ga_text_error(s->max_ulp.error, c),
+                ga_text_stat(s->mean_ulp, d), (unsigned long long)s->flushed_to_zero,
                 (unsigned long long)s->nan, (unsigned long long)s->inf);
     }
     return ferror(out) ? -1 : 0;

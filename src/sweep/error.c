@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-void ga_error_format_init(struct ga_error_format *c, const struct ga_format *f)
+void ga_format_layout_init(struct ga_format_layout *c, const struct ga_format *f)
 {
     memset(c, 0, sizeof *c);
     c->format = f;
@@ -32,13 +32,13 @@ static inline double pow2(long k)
     return ldexp(1.0, k < -1100 ? -1100 : k > 1100 ? 1100 : (int)k);
 }
 
-static inline int64_t ordinal(const struct ga_error_format *c, ga_bits x)
+static inline int64_t ordinal(const struct ga_format_layout *c, ga_bits x)
 {
     int64_t mag = (int64_t)(x & ~c->sign_mask);
     return (x & c->sign_mask) ? -mag : mag;
 }
 
-static inline uint64_t distance(const struct ga_error_format *c, ga_bits a, ga_bits b)
+static inline uint64_t distance(const struct ga_format_layout *c, ga_bits a, ga_bits b)
 {
     int64_t d = ordinal(c, a) - ordinal(c, b);
     return d < 0 ? (uint64_t)-d : (uint64_t)d;
@@ -51,7 +51,7 @@ static void set_all(struct ga_error *out, double v)
 
 /* y is not correctly rounded and lies next to r: is it the other value that
  * brackets f?  side = sign of f - r (0 when f is representable). */
-static bool other_bracket(const struct ga_error_format *c, ga_bits y, ga_bits r, int side)
+static bool other_bracket(const struct ga_format_layout *c, ga_bits y, ga_bits r, int side)
 {
     if (side == 0)
         return false;
@@ -60,7 +60,7 @@ static bool other_bracket(const struct ga_error_format *c, ga_bits y, ga_bits r,
     return y == other;
 }
 
-void ga_error_compute_general(const struct ga_error_format *c, ga_bits y, const struct ga_truth *t,
+void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const struct ga_truth *t,
                               struct ga_error *out)
 {
     ga_bits ymag = y & ~c->sign_mask;
@@ -149,7 +149,7 @@ void ga_error_compute_general(const struct ga_error_format *c, ga_bits y, const 
 void ga_error_measure(const struct ga_format *f, ga_bits y, const struct ga_truth *t,
                       struct ga_error *out)
 {
-    struct ga_error_format c;
-    ga_error_format_init(&c, f);
+    struct ga_format_layout c;
+    ga_format_layout_init(&c, f);
     ga_error_compute(&c, y, t, out);
 }

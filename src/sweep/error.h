@@ -59,7 +59,7 @@ struct ga_error {
 #define GA_ERROR_TINY_SCALE_EXP (-1000)
 
 /* A format's layout, worked out once for the per-input path. */
-struct ga_error_format {
+struct ga_format_layout {
     const struct ga_format *format;
     int mbits;                 /* stored mantissa bits, p - 1 */
     int emin, emax, precision;
@@ -75,10 +75,10 @@ struct ga_error_format {
     uint64_t value_bias;       /* (1023 - emax) << 52: rebias of the exponent field */
 };
 
-void ga_error_format_init(struct ga_error_format *c, const struct ga_format *f);
+void ga_format_layout_init(struct ga_format_layout *c, const struct ga_format *f);
 
 /* Any case: special values, zeros, subnormal or out-of-range exact values. */
-void ga_error_compute_general(const struct ga_error_format *c, ga_bits y, const struct ga_truth *t,
+void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const struct ga_truth *t,
                               struct ga_error *out);
 
 static inline double ga_error_from_bits(uint64_t b)
@@ -89,7 +89,7 @@ static inline double ga_error_from_bits(uint64_t b)
 }
 
 /* The value of a finite encoding, exactly (every format value is a double). */
-static inline double ga_error_value(const struct ga_error_format *c, ga_bits x)
+static inline double ga_error_value(const struct ga_format_layout *c, ga_bits x)
 {
     ga_bits mag = x & ~c->sign_mask;
     uint64_t sign = (uint64_t)(x & c->sign_mask) << c->sign_shift;
@@ -112,7 +112,7 @@ static inline bool ga_error_normal_mant(double am)
 /* The common case of ga_error_compute: y finite (a zero: flushed), the
  * correctly rounded result finite nonzero, emin < E <= emax + 1 and a
  * normalized mantissa, so that the ulp of f is 2^(E - p). */
-static inline bool ga_error_inline_case(const struct ga_error_format *c, ga_bits ymag,
+static inline bool ga_error_inline_case(const struct ga_format_layout *c, ga_bits ymag,
                                         ga_bits rmag, long E, bool normal_mant)
 {
     return ymag < c->inf_magnitude && rmag - 1 < c->inf_magnitude - 1
@@ -126,7 +126,7 @@ static inline bool ga_error_inline_case(const struct ga_error_format *c, ga_bits
  * underflows to the zero output), the general function otherwise.  Both give
  * bitwise the same results there (error_test checks it). */
 static inline __attribute__((always_inline)) void
-ga_error_compute(const struct ga_error_format *c, ga_bits y, const struct ga_truth *t,
+ga_error_compute(const struct ga_format_layout *c, ga_bits y, const struct ga_truth *t,
                  struct ga_error *out)
 {
     ga_bits r = t->rounded;
@@ -177,7 +177,7 @@ ga_error_compute(const struct ga_error_format *c, ga_bits y, const struct ga_tru
 /* The ulp error alone, for plots: bitwise ga_error_compute's, without the
  * relative error's division and the flags in the common case. */
 static inline __attribute__((always_inline)) double
-ga_error_ulp(const struct ga_error_format *c, ga_bits y, const struct ga_truth *t)
+ga_error_ulp(const struct ga_format_layout *c, ga_bits y, const struct ga_truth *t)
 {
     double mant = t->exact.mant;
     long E = t->exact.exp;

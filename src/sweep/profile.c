@@ -18,7 +18,7 @@ struct ga_profile *ga_profile_new(const struct ga_format *f)
     if (!p)
         return NULL;
     p->format = f;
-    ga_error_format_init(&p->layout, f);
+    ga_format_layout_init(&p->layout, f);
     if (f->bits <= 16) {
         size_t n = (size_t)ga_encoding_count(f);
         if (!(p->point = malloc(n * sizeof *p->point))) {
@@ -66,7 +66,7 @@ static inline unsigned __int128 sum_units(double e)
 void ga_profile_add_batch(struct ga_profile *p, const ga_bits *x, const ga_bits *y,
                           const struct ga_truth *t, size_t n)
 {
-    const struct ga_error_format c = p->layout;
+    const struct ga_format_layout c = p->layout;
 
     for (size_t i = 0; i < n; i++) {
         /* infinities and NaNs fall outside every bin */

@@ -17,7 +17,7 @@
 
 struct ga_profile {
     const struct ga_format *format;
-    struct ga_error_format layout;  /* for the inline error path */
+    struct ga_format_layout layout;  /* for the inline error path */
     /* 16-bit formats: ulp error of each encoding's output (NaN for a NaN
      * output, +inf for an infinite one), -1 for an input not visited. */
     double *point;

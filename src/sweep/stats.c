@@ -25,7 +25,7 @@ void ga_stats_init(struct ga_stats *s, const struct ga_format *f)
 {
     memset(s, 0, sizeof *s);
     s->format = f;
-    ga_error_format_init(&s->err, f);
+    ga_format_layout_init(&s->err, f);
     ga_region_bounds_init(&s->bounds, f);
     for (int r = 0; r < GA_REGION_COUNT; r++)
         tally_init(&s->region[r].tally);
@@ -85,7 +85,7 @@ void ga_stats_add_other(struct ga_tally *rs, const struct ga_region_bounds *b, g
 
 void ga_stats_add(struct ga_stats *s, ga_bits x, ga_bits y, const struct ga_truth *t)
 {
-    const struct ga_error_format c = s->err;
+    const struct ga_format_layout c = s->err;
     const struct ga_region_bounds b = s->bounds;
     add_one_in(&s->region[ga_region_of(&b, x, t->rounded)], &c, &b, x, y, t);
 }

@@ -94,7 +94,7 @@ struct ga_region_stats {
 
 struct ga_stats {
     const struct ga_format *format;
-    struct ga_error_format err;
+    struct ga_format_layout err;
     struct ga_region_bounds bounds;
     struct ga_region_stats region[GA_REGION_COUNT];
 };

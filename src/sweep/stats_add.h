@@ -87,7 +87,7 @@ void ga_stats_add_other(struct ga_tally *rs, const struct ga_region_bounds *b, g
  * pointers to the callers' local copies: the compiler then keeps them in
  * registers, where stores into the uint32_t bins could otherwise alias them. */
 static inline __attribute__((always_inline)) void
-add_one_in(struct ga_region_stats *region, const struct ga_error_format *c,
+add_one_in(struct ga_region_stats *region, const struct ga_format_layout *c,
            const struct ga_region_bounds *b, ga_bits x, ga_bits y, const struct ga_truth *t)
 {
     struct ga_tally *rs = &region->tally;

@@ -58,7 +58,7 @@ struct fast_error {
 /* The bits of the double of value y, for a normal y (the same for any y
  * in float32, converted by the hardware). */
 static inline __attribute__((always_inline)) uint64_t
-value_bits(const struct ga_error_format *c, ga_bits y)
+value_bits(const struct ga_format_layout *c, ga_bits y)
 {
     if (c->mbits == 23 && c->emax == 127 && c->sign_shift == 32) {  /* float32 */
         float v;
@@ -80,7 +80,7 @@ value_bits(const struct ga_error_format *c, ga_bits y)
  * range of E (when emin = 1 - emax, as in IEEE formats).  (In the far left r
  * is a zero: in_region.) */
 static inline __attribute__((always_inline)) bool
-exact_output(const struct ga_error_format *c, enum ga_region r, ga_bits y,
+exact_output(const struct ga_format_layout *c, enum ga_region r, ga_bits y,
              const struct ga_truth *t)
 {
     const long E = t->exact.exp;
@@ -100,7 +100,7 @@ exact_output(const struct ga_error_format *c, enum ga_region r, ga_bits y,
  * ga_error_compute's second case: then its ulp and absolute error are 0 and
  * its relative error is 1.  (In the far left r is a zero: in_region.) */
 static inline __attribute__((always_inline)) bool
-under_output(const struct ga_error_format *c, enum ga_region r, ga_bits y,
+under_output(const struct ga_format_layout *c, enum ga_region r, ga_bits y,
              const struct ga_truth *t)
 {
     uint64_t mant_bits;
@@ -118,7 +118,7 @@ under_output(const struct ga_error_format *c, enum ga_region r, ga_bits y,
  * FAST_UNDER are those of exact_output and under_output: in the first case
  * y = f exactly when q = 0 (two different doubles never subtract to 0). */
 static inline __attribute__((always_inline)) enum fast_kind
-fast_measure(const struct ga_error_format *c, enum ga_region r, ga_bits y,
+fast_measure(const struct ga_format_layout *c, enum ga_region r, ga_bits y,
              const struct ga_truth *t, struct fast_error *out)
 {
     const ga_bits ymag = y & ~c->sign_mask, rounded = t->rounded;
@@ -283,7 +283,7 @@ in_region_signed(const struct ga_region_bounds *b, ga_bits x, ga_bits rounded, e
  * one sign, value_key orders inputs like their encodings (reversed for
  * negative ones): the least key is that of an extreme encoding. */
 static inline __attribute__((always_inline)) size_t
-scan_zeros(const struct ga_error_format *c, const struct ga_region_bounds *b,
+scan_zeros(const struct ga_format_layout *c, const struct ga_region_bounds *b,
            const enum ga_region r, const bool neg, const ga_bits *x, const ga_bits *y,
            const struct ga_truth *t, size_t i, size_t n, struct zeros *z)
 {
@@ -326,7 +326,7 @@ scan_zeros(const struct ga_error_format *c, const struct ga_region_bounds *b,
 
 /* scan_zeros for x[i]'s region and sign. */
 static inline __attribute__((always_inline)) size_t
-scan_dispatch(const struct ga_error_format *c, const struct ga_region_bounds *b, enum ga_region r,
+scan_dispatch(const struct ga_format_layout *c, const struct ga_region_bounds *b, enum ga_region r,
               const ga_bits *x, const ga_bits *y, const struct ga_truth *t, size_t i, size_t n,
               struct zeros *z)
 {
@@ -350,7 +350,7 @@ scan_dispatch(const struct ga_error_format *c, const struct ga_region_bounds *b,
 }
 
 /* With float32's layout folded in, or any layout. */
-static const struct ga_error_format float32_layout;
+static const struct ga_format_layout float32_layout;
 static const struct ga_region_bounds float32_bounds;
 
 static __attribute__((noinline)) size_t
@@ -364,7 +364,7 @@ static __attribute__((noinline)) size_t
 scan_any(const struct ga_stats *s, enum ga_region r, const ga_bits *x, const ga_bits *y,
          const struct ga_truth *t, size_t i, size_t n, struct zeros *z)
 {
-    const struct ga_error_format c = s->err;
+    const struct ga_format_layout c = s->err;
     const struct ga_region_bounds b = s->bounds;
     return scan_dispatch(&c, &b, r, x, y, t, i, n, z);
 }
@@ -476,7 +476,7 @@ static void near_flush(struct ga_tally *rs, uint64_t near)
 enum { ZERO_STRETCH = 8 };
 
 static inline __attribute__((always_inline)) size_t
-error_run(struct ga_stats *s, const enum ga_region r, const struct ga_error_format *c,
+error_run(struct ga_stats *s, const enum ga_region r, const struct ga_format_layout *c,
           const struct ga_region_bounds *b, const ga_bits *x, const ga_bits *y,
           const struct ga_truth *t, size_t i, size_t n, struct zeros *z)
 {
@@ -571,7 +571,7 @@ error_run(struct ga_stats *s, const enum ga_region r, const struct ga_error_form
  * path takes them; returns the index of the first it does not take, or n. */
 static inline __attribute__((always_inline)) size_t
 add_run(struct ga_stats *s, const bool float32, const enum ga_region r,
-        const struct ga_error_format *c, const struct ga_region_bounds *b, const ga_bits *x,
+        const struct ga_format_layout *c, const struct ga_region_bounds *b, const ga_bits *x,
         const ga_bits *y, const struct ga_truth *t, size_t i, size_t n)
 {
     struct ga_region_stats *region = &s->region[r];
@@ -603,7 +603,7 @@ add_run(struct ga_stats *s, const bool float32, const enum ga_region r,
  * such an input as correctly rounded and nothing else: its errors are NaN,
  * and a NaN x lies on no side of 0. */
 static inline __attribute__((always_inline)) size_t
-add_nans(struct ga_stats *s, const struct ga_error_format *c, const ga_bits *x,
+add_nans(struct ga_stats *s, const struct ga_format_layout *c, const ga_bits *x,
          const ga_bits *y, const struct ga_truth *t, size_t i, size_t n)
 {
     const size_t start = i;
@@ -618,7 +618,7 @@ add_nans(struct ga_stats *s, const struct ga_error_format *c, const ga_bits *x,
 /* Inputs x[i], x[i+1], ... of region r: a run of the fast path, or one
  * input for add_slow; returns the index of the next input. */
 static inline __attribute__((always_inline)) size_t
-add_some(struct ga_stats *s, const bool float32, const struct ga_error_format *c,
+add_some(struct ga_stats *s, const bool float32, const struct ga_format_layout *c,
          const struct ga_region_bounds *b, enum ga_region r, const ga_bits *x, const ga_bits *y,
          const struct ga_truth *t, size_t i, size_t n)
 {
@@ -651,7 +651,7 @@ add_some(struct ga_stats *s, const bool float32, const struct ga_error_format *c
 
 /* The batch loop over runs of one region. */
 static inline __attribute__((always_inline)) void
-add_all(struct ga_stats *s, const bool float32, const struct ga_error_format *c,
+add_all(struct ga_stats *s, const bool float32, const struct ga_format_layout *c,
         const struct ga_region_bounds *b, const ga_bits *x, const ga_bits *y,
         const struct ga_truth *t, size_t n)
 {
@@ -666,7 +666,7 @@ static __attribute__((noinline)) void add_each(struct ga_stats *s, const ga_bits
                                                const ga_bits *y, const struct ga_truth *t,
                                                size_t n)
 {
-    const struct ga_error_format c = s->err;
+    const struct ga_format_layout c = s->err;
     const struct ga_region_bounds b = s->bounds;
     for (size_t i = 0; i < n; i++)
         add_one_in(&s->region[ga_region_of(&b, x[i], t[i].rounded)], &c, &b, x[i], y[i], &t[i]);
@@ -690,7 +690,7 @@ static bool scattered(const struct ga_region_bounds *b, const ga_bits *x,
 /* The layout of float32 (GELU-FACTS section 2) as constants, for the one
  * sweep that is long: the compiler folds them into its loops.  Used only for
  * an accumulator whose own layout equals it, so the results are the same. */
-static const struct ga_error_format float32_layout = {
+static const struct ga_format_layout float32_layout = {
     .mbits = 23, .emin = -126, .emax = 127, .precision = 24,
     .sign_mask = 0x80000000u, .inf_magnitude = 0x7f800000u, .min_normal = 0x00800000u,
     .ulp_exp_min = -149, .subnormal_unit = 0x1p-149, .two_p = 0x1p24,
@@ -714,14 +714,14 @@ static __attribute__((noinline)) void add_any(struct ga_stats *s, const ga_bits 
                                               const ga_bits *y, const struct ga_truth *t,
                                               size_t n)
 {
-    const struct ga_error_format c = s->err;
+    const struct ga_format_layout c = s->err;
     const struct ga_region_bounds b = s->bounds;
     add_all(s, false, &c, &b, x, y, t, n);
 }
 
-static bool is_float32(const struct ga_error_format *c, const struct ga_region_bounds *b)
+static bool is_float32(const struct ga_format_layout *c, const struct ga_region_bounds *b)
 {
-    const struct ga_error_format *k = &float32_layout;
+    const struct ga_format_layout *k = &float32_layout;
     return c->mbits == k->mbits && c->emin == k->emin && c->emax == k->emax
         && c->precision == k->precision && c->sign_mask == k->sign_mask
         && c->inf_magnitude == k->inf_magnitude && c->min_normal == k->min_normal

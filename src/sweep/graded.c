@@ -1,8 +1,8 @@
-#include "cli/graded.h"
+#include "sweep/graded.h"
 
 #include <string.h>
 
-#include "io/detect.h"
+#include "io/array_open.h"
 
 enum ga_io_status ga_graded_open(struct ga_graded *g, const char *inputs_path,
                                  const char *outputs_path, const struct ga_format *f,

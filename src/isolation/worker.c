@@ -1,6 +1,6 @@
 /* Worker processes for plugin kernels (see worker.h). */
 #define _GNU_SOURCE
-#include "io/worker.h"
+#include "isolation/worker.h"
 
 #include <errno.h>
 #include <math.h>

@@ -3,7 +3,7 @@
 #ifndef GA_PLOT_PRIVATE_H
 #define GA_PLOT_PRIVATE_H
 
-#include "report/plot.h"
+#include "plot/plot.h"
 
 #define GA_PLOT_DEFAULT_WIDTH 800
 #define GA_PLOT_DEFAULT_HEIGHT 450

@@ -2,8 +2,8 @@
  * element, read a chunk at a time as a sweep asks for them, so that files of
  * any length (2^32 float32 elements: 16 GiB each) grade in little memory.
  * Shared by 'gelu-acc grade' and the outputs: entries of 'gelu-acc check'. */
-#ifndef GA_CLI_GRADED_H
-#define GA_CLI_GRADED_H
+#ifndef GA_SWEEP_GRADED_H
+#define GA_SWEEP_GRADED_H
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
 /* Low-level SVG writing: escaped text and locale-free numbers. */
-#include "report/svg.h"
+#include "plot/svg.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -3,14 +3,14 @@
  * Tick values are built from integers (k * m * 10^e) and labels from the
  * same integers, so a label is exactly the decimal the tick stands for,
  * with no printf rounding and no locale. */
-#include "report/plot_private.h"
+#include "plot/plot_private.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/svg.h"
+#include "plot/svg.h"
 #include "impls/fp_contract.h"   /* the same coordinates whatever -march */
 
 /* Labels are plain decimals for leading digits from 10^-4 to 10^5 on linear

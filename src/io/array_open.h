@@ -2,8 +2,8 @@
  * bytes "\x93NUMPY", anything else is taken as raw.  (A raw float32 file
  * whose first element is 0x4d554e93 followed by "PY" would be mistaken for
  * .npy and then rejected; open such a file as GA_FILE_RAW explicitly.) */
-#ifndef GA_DETECT_H
-#define GA_DETECT_H
+#ifndef GA_ARRAY_OPEN_H
+#define GA_ARRAY_OPEN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
-/* Bisection for failing inputs (see narrow.h). */
-#include "io/narrow.h"
+/* Bisection for failing inputs (see bisect.h). */
+#include "isolation/bisect.h"
 
-bool ga_narrow_first(ga_probe_fn *probe, void *ctx, size_t n, size_t *first)
+bool ga_bisect_first(ga_probe_fn *probe, void *ctx, size_t n, size_t *first)
 {
     size_t lo = 0, hi = n;
     bool seen = true;   /* [lo, hi) was itself seen failing, not inferred */
@@ -28,7 +28,7 @@ bool ga_narrow_first(ga_probe_fn *probe, void *ctx, size_t n, size_t *first)
     return true;
 }
 
-bool ga_narrow_last(ga_probe_fn *probe, void *ctx, size_t first, size_t n, size_t *last)
+bool ga_bisect_last(ga_probe_fn *probe, void *ctx, size_t first, size_t n, size_t *last)
 {
     size_t lo = first, hi = n;
 

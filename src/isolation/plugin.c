@@ -1,6 +1,6 @@
 /* Plugin kernels: loading, the worker pool, and run() (see plugin.h). */
 #define _GNU_SOURCE
-#include "io/plugin.h"
+#include "isolation/plugin.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -11,8 +11,8 @@
 
 #include <gelu-acc/kernel.h>
 
-#include "io/narrow.h"
-#include "io/worker.h"
+#include "isolation/bisect.h"
+#include "isolation/worker.h"
 
 struct ga_plugin {
     struct ga_impl impl;
@@ -165,14 +165,14 @@ static void narrow(struct ga_plugin *p, const ga_bits *in, size_t n, enum ga_wor
     failure->last = n - 1;
     if (!p->opt.narrow || r == GA_WORKER_ERROR)
         return;
-    if (!ga_narrow_first(probe, &c, n, &first)) {
+    if (!ga_bisect_first(probe, &c, n, &first)) {
         size_t used = strlen(failure->what);
         snprintf(failure->what + used, sizeof failure->what - used,
                  " (not narrowed to a smaller range)");
     } else {
         last = first;
         /* Hangs: each probe may cost a timeout; the first one is enough. */
-        if (r == GA_WORKER_DIED && !ga_narrow_last(probe, &c, first, n, &last))
+        if (r == GA_WORKER_DIED && !ga_bisect_last(probe, &c, first, n, &last))
             last = n - 1;
         failure->first = first;
         failure->last = last;

@@ -1,5 +1,5 @@
 /* Telling .npy from raw files by their first bytes. */
-#include "io/detect.h"
+#include "io/array_open.h"
 
 #include <errno.h>
 #include <fcntl.h>

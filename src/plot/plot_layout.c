@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/plot_private.h"
+#include "plot/plot_private.h"
 #include "impls/fp_contract.h"   /* the same coordinates whatever -march */
 
 /* ---- Text and legend measures ---- */

@@ -1,13 +1,13 @@
 /* Drawing a plot as SVG: frame, grid, axes, series, markers, legend.
  * Geometry comes from plot_layout.c; every number goes through svg.c. */
-#include "report/plot.h"
+#include "plot/plot.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/plot_private.h"
-#include "report/svg.h"
+#include "plot/plot_private.h"
+#include "plot/svg.h"
 #include "impls/fp_contract.h"   /* the same coordinates whatever -march */
 
 /* Okabe & Ito's colour-blind-safe palette ("Color Universal Design", 2008)

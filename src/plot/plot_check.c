@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "report/plot_private.h"
+#include "plot/plot_private.h"
 
 static const char *check_axis(const struct ga_axis *a, int is_x)
 {
