@@ -47,6 +47,8 @@ static struct ga_truth exact_truth(const struct ga_format *f, double v)
     t.rounded = ga_encode(f, v);
     t.exact.mant = isfinite(v) && v != 0 ? frexp(v, &e) : v;
     t.exact.exp = e;
+    /* the certified side of the rounded value, as an oracle gives it */
+    t.direction = v > ga_decode(f, t.rounded) ? 1 : v < ga_decode(f, t.rounded) ? -1 : 0;
     return t;
 }
 
@@ -250,7 +252,7 @@ static void test_flag_counts(void **state)
     struct ga_truth minus_zero = exact_truth(f16, -0.0);
     struct ga_truth nan_truth = exact_truth(f16, NAN);
     struct ga_truth tail = exact_truth(f16, -0x1p-20);  /* a representable tail value */
-    struct ga_truth under = { enc(-0.0), { -0.75, -200 } };  /* underflows */
+    struct ga_truth under = { enc(-0.0), -1, { -0.75, -200 } };  /* underflows */
     struct ga_truth one = exact_truth(f16, 1.0);
 
     ga_stats_add(s, enc(-INFINITY), 0x7e00, &minus_zero);  /* NaN from -inf * 0 */
@@ -802,15 +804,15 @@ static void test_batch_shortcuts(void **state)
     /* an edge the random samples rarely reach: a truth far below +0 for a
      * negative x, whose output -0 comes first, then the correct +0: equal
      * errors and x, and +0 wins on y */
-    struct ga_truth under = { enc(0.0), { 0.75, GA_EXACT_EXP_MIN } };
+    struct ga_truth under = { enc(0.0), 1, { 0.75, GA_EXACT_EXP_MIN } };
     ga_bits ex[4] = { enc(-20.0), enc(-20.0), enc(-21.0), enc(-20.0) };
     ga_bits ey[4] = { enc(-0.0), enc(0.0), enc(0.0), enc(0.0) };
     struct ga_truth et[4] = { under, under, under, under };
     /* and relative errors 1 of truths just above and far below 2^-1000
      * subnormal ulps, where the least x (-18) is the far one, amid the others */
     const long ulp_exp = f16->emin - f16->precision + 1;
-    struct ga_truth near0 = { enc(-0.0), { -0.75, ulp_exp - 500 } };
-    struct ga_truth far0 = { enc(-0.0), { -0.75, ulp_exp - 2000 } };
+    struct ga_truth near0 = { enc(-0.0), -1, { -0.75, ulp_exp - 500 } };
+    struct ga_truth far0 = { enc(-0.0), -1, { -0.75, ulp_exp - 2000 } };
     ga_bits fx[5] = { enc(-20.0), enc(-19.0), enc(-18.0), enc(-21.0), enc(-22.0) };
     ga_bits fy[5] = { enc(-0.0), enc(-0.0), enc(-0.0), enc(-0.0), enc(-0.0) };
     struct ga_truth ft[5] = { near0, near0, far0, near0, far0 };

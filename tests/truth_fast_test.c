@@ -79,9 +79,10 @@ static void check_agree(enum ga_function fn, const struct ga_format *f, ga_bits 
     struct ga_truth fast, slow = mpfr_truth(fn, f, x);
 
     assert_int_equal(ga_truth_fast(fn, f, x, &fast), GA_TRUTH_OK);
-    if (fast.rounded != slow.rounded)
-        fail_msg("%s %s x = 0x%08x: fast 0x%08x, MPFR 0x%08x", ga_function_name(fn),
-                 f->name, x, fast.rounded, slow.rounded);
+    if (fast.rounded != slow.rounded || fast.direction != slow.direction)
+        fail_msg("%s %s x = 0x%08x: fast 0x%08x direction %d, MPFR 0x%08x direction %d",
+                 ga_function_name(fn), f->name, x, fast.rounded, fast.direction, slow.rounded,
+                 slow.direction);
     if (isnan(slow.exact.mant) || isinf(slow.exact.mant) || slow.exact.mant == 0) {
         assert_true(isnan(slow.exact.mant) ? isnan(fast.exact.mant)
                                            : fast.exact.mant == slow.exact.mant);
@@ -505,6 +506,7 @@ static void test_batch_and_threads(void **state)
             struct ga_truth one;
             assert_int_equal(ga_truth_fast(fn, f32, x[i], &one), GA_TRUTH_OK);
             assert_int_equal(one.rounded, serial[i].rounded);
+            assert_int_equal(one.direction, serial[i].direction);
             assert_memory_equal(&one.exact, &serial[i].exact, sizeof one.exact);
         }
 #pragma omp parallel for schedule(dynamic, 256)
@@ -512,6 +514,7 @@ static void test_batch_and_threads(void **state)
             ga_truth_fast_batch(fn, f32, x + i, parallel + i, 256);
         for (size_t i = 0; i < N; i++) {
             assert_int_equal(parallel[i].rounded, serial[i].rounded);
+            assert_int_equal(parallel[i].direction, serial[i].direction);
             assert_memory_equal(&parallel[i].exact, &serial[i].exact, sizeof serial[i].exact);
         }
     }

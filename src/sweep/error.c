@@ -49,17 +49,6 @@ static void set_all(struct ga_error *out, double v)
     out->ulp = out->rel = out->abs = v;
 }
 
-/* y is not correctly rounded and lies next to r: is it the other value that
- * brackets f?  side = sign of f - r (0 when f is representable). */
-static bool other_bracket(const struct ga_format_layout *c, ga_bits y, ga_bits r, int side)
-{
-    if (side == 0)
-        return false;
-    /* next_up/next_down step to the zero of f's sign when they reach one. */
-    ga_bits other = side > 0 ? ga_next_up(c->format, r) : ga_next_down(c->format, r);
-    return y == other;
-}
-
 void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const struct ga_truth *t,
                               struct ga_error *out)
 {
@@ -94,8 +83,6 @@ void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const
         flags |= GA_ERR_ZERO_SIGN;
     if (y_inf && rmag != c->inf_magnitude)
         flags |= GA_ERR_INF;
-    bool check_bracket = !(flags & GA_ERR_CORRECT) && out->distance <= 1;
-    int side = 0;  /* sign of f - r, for check_bracket */
 
     if (isinf(mant)) {
         /* f = +-inf is representable: only itself is faithful. */
@@ -107,10 +94,10 @@ void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const
         out->abs = ys;
         out->rel = ys == 0.0 ? 0.0 : INFINITY;
     } else {
-        long E = t->exact.exp;   /* |f| in [2^(E-1), 2^E) */
+        long E = ga_error_binade(c, t);  /* |f| in [2^(E-1), 2^E), certified */
         long e = E - 1;
-        long u = (e < c->emin ? c->emin : e) - c->precision + 1;
-        long k = E - u;          /* <= p */
+        long u = (e < c->emin ? c->emin : e) - c->precision + 1;  /* ulp(f) = 2^u */
+        long k = t->exact.exp - u;       /* <= p + 1 */
         double scale = pow2(-u);
         double ys = ga_error_value(c, y);
         double yv = ys * scale;  /* exact: y is a multiple of the subnormal ulp */
@@ -120,11 +107,6 @@ void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const
             out->ulp = d;
             out->abs = d * pow2(u);
             out->rel = d / fabs(mv);
-            if (check_bracket) {
-                double rv = rmag == c->inf_magnitude ? (r & c->sign_mask ? -INFINITY : INFINITY)
-                                                     : ga_error_value(c, r) * scale;
-                side = mv > rv ? 1 : mv < rv ? -1 : 0;
-            }
         } else {
             /* f is below 2^-1000 ulp: it vanishes next to any output but 0. */
             out->ulp = fabs(yv);
@@ -132,16 +114,14 @@ void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const
             if (ys == 0.0) {
                 out->rel = 1.0;
             } else {
-                long s = -E;
+                long s = -t->exact.exp;
                 out->rel = ldexp(fabs(ys) / fabs(mant), s > 4000 ? 4000 : (int)s);
             }
-            /* f lies between 0 and r; when r is a zero, on the side of its sign */
-            side = rmag != 0 ? ((r & c->sign_mask) ? 1 : -1) : (mant > 0 ? 1 : -1);
         }
         if (y_inf)
             set_all(out, INFINITY);
     }
-    if (check_bracket && other_bracket(c, y, r, side))
+    if (!(flags & GA_ERR_CORRECT) && t->direction != 0 && y == ga_error_bracket(c, t))
         flags |= GA_ERR_FAITHFUL;
     out->flags = flags;
 }

@@ -20,10 +20,16 @@
  * - faithful: y is correctly rounded, or y is the other format value that
  *   brackets f: the neighbour of the correctly rounded value on f's side,
  *   with f's sign when it is a zero.  So y is RD(f) or RU(f) (only f when f is
- *   representable).  Decided on encodings, not on the rounded ulp error.  A
- *   faithful output has ulp error < 1; the converse fails just above a power
- *   of 2, where the value below the binade lies within 1 ulp of f but does
- *   not bracket it. */
+ *   representable).  Decided on encodings and the oracle's certified
+ *   direction (ga_error_bracket), never on the approximate exact value or
+ *   the rounded ulp error.  A faithful output has ulp error < 1; the converse
+ *   fails just above a power of 2, where the value below the binade lies
+ *   within 1 ulp of f but does not bracket it.
+ *
+ * Where each figure is decided: the flags and the distance from encodings
+ * and truth.h's certified `rounded` and `direction` only; the ulp's binade
+ * from the exact value's exponent, which truth.h keeps certified; the error
+ * magnitudes from the approximate exact value (their last digits). */
 #ifndef GA_ERROR_H
 #define GA_ERROR_H
 
@@ -109,15 +115,66 @@ static inline bool ga_error_normal_mant(double am)
     return am_bits - 0x3fe0000000000000u < 0x0010000000000000u;
 }
 
+/* The certified binade of f: E with |f| in [2^(E-1), 2^E), which sets the
+ * ulp.  The exact value's exponent is right wherever the correctly rounded r
+ * is not a power of 2: f then lies within half an ulp of r, inside r's
+ * binade with a margin of 2^-p relatively, far beyond the exact value's
+ * error.  Where r is a normal power of 2 the exact value may land on r or
+ * across it (x = -2^-60 in float32: |gelu(x)| lies 2^-120 below 2^-61), and
+ * the oracle's certified direction says which binade f is in. */
+static inline long ga_error_binade(const struct ga_format_layout *c, const struct ga_truth *t)
+{
+    ga_bits rmag = t->rounded & ~c->sign_mask;
+
+    if ((rmag & (c->min_normal - 1)) != 0 || rmag - c->min_normal >= c->inf_magnitude - c->min_normal
+        || t->direction == 0)
+        return t->exact.exp;
+    /* |r| = 2^k: |f| >= |r| when f lies on the far side of r from 0 */
+    long k = (long)(rmag >> c->mbits) - c->emax;
+    bool beyond = (t->direction > 0) == !(t->rounded & c->sign_mask);
+    return beyond ? k + 1 : k;
+}
+
 /* The common case of ga_error_compute: y finite (a zero: flushed), the
  * correctly rounded result finite nonzero, emin < E <= emax + 1 and a
- * normalized mantissa, so that the ulp of f is 2^(E - p). */
+ * normalized mantissa, so that the ulp of f is 2^(E - p), and E the
+ * certified binade. */
 static inline bool ga_error_inline_case(const struct ga_format_layout *c, ga_bits ymag,
                                         ga_bits rmag, long E, bool normal_mant)
 {
     return ymag < c->inf_magnitude && rmag - 1 < c->inf_magnitude - 1
            && (unsigned long)(E - c->emin - 1) < (unsigned long)(c->emax - c->emin + 1)
            && normal_mant;
+}
+
+/* The core of every ulp error in that case (ga_error_compute, ga_error_ulp,
+ * the statistics' batch path): |y - f| / 2^E from the value of y, where
+ * |f| = |mant| 2^E.  y 2^-E is exact (a power of 2 within the double range),
+ * the subtraction the one rounding.  The ulp error is this times 2^p, the
+ * absolute error this times 2^E, the relative error this over |mant|.  E is
+ * the certified binade (truth.h), so only the last bits are approximate. */
+static inline double ga_error_scaled(double y_value, const struct ga_truth *t)
+{
+    double scale = ga_error_from_bits((uint64_t)(1023 - t->exact.exp) << 52);  /* 2^-E */
+    return fabs(y_value * scale - t->exact.mant);
+}
+
+/* The other value that brackets f besides the correctly rounded r: the
+ * neighbour of r on the side of f that the oracle certified (direction), a
+ * zero of r's sign when that neighbour is 0 (f lies between 0 and r), the
+ * smallest subnormal of f's sign when r is a zero.  Only meaningful when
+ * direction is not 0 (f representable: r alone brackets it).  This and
+ * y == r are the whole definition of faithful: no approximate value enters. */
+static inline ga_bits ga_error_bracket(const struct ga_format_layout *c, const struct ga_truth *t)
+{
+    ga_bits r = t->rounded, rmag = r & ~c->sign_mask;
+    int64_t o = ((r & c->sign_mask) ? -(int64_t)rmag : (int64_t)rmag) + t->direction;
+
+    if (o > 0)
+        return (ga_bits)o;
+    if (o < 0)
+        return c->sign_mask | (ga_bits)-o;
+    return r & c->sign_mask;
 }
 
 /* The error of output y against truth t: the hot path of a sweep, inline for
@@ -132,13 +189,11 @@ ga_error_compute(const struct ga_format_layout *c, ga_bits y, const struct ga_tr
     ga_bits r = t->rounded;
     ga_bits ymag = y & ~c->sign_mask, rmag = r & ~c->sign_mask;
     double mant = t->exact.mant, am = fabs(mant);
-    long E = t->exact.exp;  /* |f| in [2^(E-1), 2^E) */
+    long E = t->exact.exp;  /* |exact| in [2^(E-1), 2^E) */
     bool normal_mant = ga_error_normal_mant(am);
 
-    if (ga_error_inline_case(c, ymag, rmag, E, normal_mant)) {
-        double scale = ga_error_from_bits((uint64_t)(1023 - E) << 52);  /* 2^-E */
-        double yv = ga_error_value(c, y) * scale;                       /* exact */
-        double q = fabs(yv - mant);                                      /* one rounding */
+    if (ga_error_inline_case(c, ymag, rmag, E, normal_mant) && ga_error_binade(c, t) == E) {
+        double q = ga_error_scaled(ga_error_value(c, y), t);
         out->ulp = q * c->two_p;
         out->abs = q * ga_error_from_bits((uint64_t)(1023 + E) << 52);
         out->rel = q / am;
@@ -150,13 +205,8 @@ ga_error_compute(const struct ga_format_layout *c, ga_bits y, const struct ga_tr
         int64_t d = (int64_t)((y & c->sign_mask) ? -(int64_t)ymag : (int64_t)ymag)
                   - (int64_t)((r & c->sign_mask) ? -(int64_t)rmag : (int64_t)rmag);
         out->distance = d < 0 ? (uint64_t)-d : (uint64_t)d;
-        out->flags = ymag == 0 ? GA_ERR_FLUSHED : 0;
-        if (d == 1 || d == -1) {  /* never for y = 0: r is normal here */
-            /* next to r: faithful when on f's side of r (f is then between them) */
-            double rv = ga_error_value(c, r) * scale;
-            if ((mant > rv && yv > rv) || (mant < rv && yv < rv))
-                out->flags = GA_ERR_FAITHFUL;
-        }
+        out->flags = (ymag == 0 ? GA_ERR_FLUSHED : 0)
+                   | (t->direction != 0 && y == ga_error_bracket(c, t) ? GA_ERR_FAITHFUL : 0);
         return;
     }
     if (y == r && ymag == 0 && E <= c->emin && normal_mant) {
@@ -179,15 +229,12 @@ ga_error_compute(const struct ga_format_layout *c, ga_bits y, const struct ga_tr
 static inline __attribute__((always_inline)) double
 ga_error_ulp(const struct ga_format_layout *c, ga_bits y, const struct ga_truth *t)
 {
-    double mant = t->exact.mant;
-    long E = t->exact.exp;
     struct ga_error e;
 
-    if (ga_error_inline_case(c, y & ~c->sign_mask, t->rounded & ~c->sign_mask, E,
-                             ga_error_normal_mant(fabs(mant)))) {
-        double yv = ga_error_value(c, y) * ga_error_from_bits((uint64_t)(1023 - E) << 52);
-        return fabs(yv - mant) * c->two_p;
-    }
+    if (ga_error_inline_case(c, y & ~c->sign_mask, t->rounded & ~c->sign_mask, t->exact.exp,
+                             ga_error_normal_mant(fabs(t->exact.mant)))
+        && ga_error_binade(c, t) == t->exact.exp)
+        return ga_error_scaled(ga_error_value(c, y), t) * c->two_p;
     ga_error_compute(c, y, t, &e);
     return e.ulp;
 }

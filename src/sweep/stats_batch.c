@@ -132,30 +132,24 @@ fast_measure(const struct ga_format_layout *c, enum ga_region r, ga_bits y,
     /* The first case, y normal (then so is a correctly rounded |f| >= 2^emin);
      * in the far left the correctly rounded result is a zero. */
     if (r != GA_REGION_FAR_LEFT && ymag - c->min_normal < c->inf_magnitude - c->min_normal
-        && (unsigned long)(E - c->emin - 1) < (unsigned long)(c->emax - c->emin + 1)) {
+        && (unsigned long)(E - c->emin - 1) < (unsigned long)(c->emax - c->emin + 1)
+        && ga_error_binade(c, t) == E) {
         if (y != rounded
             && (rounded & ~c->sign_mask) - c->min_normal >= c->inf_magnitude - c->min_normal)
             return FAST_NONE;
-        const double y_value = ga_error_from_bits(value_bits(c, y));  /* y is normal */
-        const double scale = ga_error_from_bits((uint64_t)(1023 - E) << 52);  /* 2^-E */
-        const double yv = y_value * scale;                                     /* exact */
-        const double q = fabs(yv - mant);
+        const double q = ga_error_scaled(ga_error_from_bits(value_bits(c, y)), t);  /* y is normal */
         out->ulp = q * c->two_p;
         out->abs = q * ga_error_from_bits((uint64_t)(1023 + E) << 52);
         out->q = q;
         out->am = fabs(mant);  /* >= 1/2 */
         if (y == rounded)
             return q == 0.0 ? FAST_EXACT : FAST_ERROR;
-        /* as ga_error_compute: next to r, faithful when on f's side of r */
+        /* as ga_error_compute: the distance, and faithful when y is the other bracket */
         const int64_t d = (int64_t)((y & c->sign_mask) ? -(int64_t)ymag : (int64_t)ymag)
                         - (int64_t)((rounded & c->sign_mask) ? -(int64_t)(rounded & ~c->sign_mask)
                                                              : (int64_t)(rounded & ~c->sign_mask));
         out->distance = d < 0 ? (uint64_t)-d : (uint64_t)d;
-        out->faithful = false;
-        if (d == 1 || d == -1) {
-            double rv = ga_error_value(c, rounded) * scale;
-            out->faithful = (mant > rv && yv > rv) || (mant < rv && yv < rv);
-        }
+        out->faithful = t->direction != 0 && y == ga_error_bracket(c, t);
         return FAST_NEAR;
     }
     if (under_output(c, r, y, t))

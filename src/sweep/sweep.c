@@ -29,8 +29,9 @@ static double now_seconds(void)
  * fast oracle (relative error below GA_FAST_EXACT_REL_ERR; the worst points
  * are recomputed by MPFR when summarized), so every figure is the same
  * whichever oracle certifies the rounding.  With the MPFR oracle each
- * correctly rounded result is recomputed by MPFR alone and must agree with
- * the fast oracle's: a disagreement is reported, never papered over. */
+ * correctly rounded result and its direction (the certified facts every
+ * classification is decided from) is recomputed by MPFR alone and must agree
+ * with the fast oracle's: a disagreement is reported, never papered over. */
 static long chunk_truths(enum ga_oracle oracle, enum ga_function fn, const struct ga_format *f,
                          const ga_bits *x, struct ga_truth *t, size_t n, bool *mismatch)
 {
@@ -44,7 +45,8 @@ static long chunk_truths(enum ga_oracle oracle, enum ga_function fn, const struc
             struct ga_truth audit;
             if (ga_truth_mpfr(fn, f, x[i], &audit) != GA_TRUTH_OK)
                 return (long)i;
-            if (!ga_same_encoding(f, audit.rounded, t[i].rounded)) {
+            if (!ga_same_encoding(f, audit.rounded, t[i].rounded)
+                || audit.direction != t[i].direction) {
                 *mismatch = true;
                 return (long)i;
             }

@@ -28,10 +28,12 @@ static inline double decode(const struct ga_format *f, ga_bits x)
     return f->id == GA_FLOAT32 ? ga_fast_decode_float32(x) : ga_decode(f, x);
 }
 
-/* 1 and the encoding when every real in [lo, hi] rounds to the same one. */
-static int decide(const struct ga_format *f, double lo, double hi, ga_bits *out)
+/* 1, the encoding and the direction when every real in [lo, hi] rounds to
+ * the same encoding and lies on the same side of its value (ziv.h). */
+static int decide(const struct ga_format *f, double lo, double hi, struct ga_truth *out)
 {
     ga_bits a, b;
+    double value;
 
     /* float32 normal range, below the largest finite */
     if (f->id == GA_FLOAT32 && fabs(lo) >= 0x1p-126 && fabs(hi) >= 0x1p-126
@@ -42,8 +44,12 @@ static int decide(const struct ga_format *f, double lo, double hi, ga_bits *out)
         a = ga_encode(f, lo);
         b = ga_encode(f, hi);
     }
-    *out = a;
-    return a == b;
+    if (a != b)
+        return 0;
+    value = decode(f, a);
+    out->rounded = a;
+    out->direction = lo > value ? 1 : hi < value ? -1 : 0;
+    return out->direction != 0;
 }
 
 static double evaluate(enum ga_function fn, double x, double *rel_err)
@@ -75,6 +81,7 @@ static __attribute__((noinline)) void special(const struct ga_format *f, ga_bits
                  : isinf(xd) ? (xd > 0 ? x : ga_zero(f, true)) : x;
     out->exact.mant = isinf(xd) && xd < 0 ? -0.0 : xd;
     out->exact.exp = 0;
+    out->direction = 0;
 }
 
 /* What one function and format need per input, with the thresholds as
@@ -111,9 +118,9 @@ static __attribute__((noinline)) int evaluated(const struct context *c, double x
     double rel_err, v = evaluate(c->fn, x, &rel_err);
     double r = fabs(v) * rel_err;
 
-    if (!decide(c->f, v - r, v + r, &out->rounded))
+    if (!decide(c->f, v - r, v + r, out))
         return 0;
-    out->exact = ga_fast_exact_from_double(v);
+    out->exact = ga_fast_exact_from_double(v);  /* inside the interval: on its side */
     return 1;
 }
 
@@ -134,20 +141,27 @@ static inline __attribute__((always_inline)) int fast_one(const struct context *
     xd = decode(c->f, x);
     if (magnitude <= (negative ? c->tiny_neg : c->tiny_pos)) {
         static const double INV_SQRT_2PI = 0x1.9884533d43651p-2;
+        /* f(x) - x/2 = x (Phi(x) - 1/2) > 0 (for the tanh form x (sigma(2u) -
+         * 1/2) > 0): f lies above x/2, so above the result when x/2 is
+         * representable, and below it when x/2 is a tie that rounds up. */
         out->rounded = ga_fast_half_up(c->f, x);
+        out->direction = ga_fast_half_is_exact(c->f, x) ? 1 : -1;
         out->exact = fabs(xd) <= TINY_SERIES_UP_TO
                    ? ga_fast_exact_from_double(xd * 0.5 + (xd * xd) * INV_SQRT_2PI)
                    : exact_of(c->fn, xd);
         return 1;
     }
     if (!negative && magnitude >= c->right) {
+        /* 0 < f(x) < x for x > 0 */
         out->rounded = x;
+        out->direction = -1;
         out->exact = xd >= RIGHT_EXACT_FROM ? ga_fast_exact_from_double(xd)
                                             : exact_of(c->fn, xd);
         return 1;
     }
     if (negative && magnitude >= c->left) {
-        out->rounded = c->sign;  /* -0 */
+        out->rounded = c->sign;  /* -0, and f(x) < 0 */
+        out->direction = -1;
         out->exact = xd < c->vanishing_below ? vanishing : exact_of(c->fn, xd);
         return 1;
     }
@@ -189,6 +203,7 @@ size_t ga_truth_fast_batch(enum ga_function fn, const struct ga_format *f,
         if (!(fast && fast_one(&c, x[i], &out[i]))
             && ga_truth_mpfr(fn, f, x[i], &out[i]) != GA_TRUTH_OK) {
             out[i].rounded = ga_quiet_nan(f);
+            out[i].direction = 0;
             out[i].exact.mant = NAN;
             out[i].exact.exp = 1;
             undecided++;

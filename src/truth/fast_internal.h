@@ -54,6 +54,17 @@ static inline ga_bits ga_fast_half_up(const struct ga_format *f, ga_bits x)
     return sign | (sign ? magnitude >> 1 : (magnitude + 1) >> 1);
 }
 
+/* Whether x/2 is representable in f, for x finite: it is unless x is in the
+ * two lowest binades (subnormal or lowest normal) with an odd magnitude
+ * field, the ties of ga_fast_half_up. */
+static inline bool ga_fast_half_is_exact(const struct ga_format *f, ga_bits x)
+{
+    int mbits = f->precision - 1;
+    ga_bits magnitude = x & ~((ga_bits)1 << (f->bits - 1));
+
+    return magnitude >> mbits >= 2 || (magnitude & 1) == 0;
+}
+
 /* ---- evaluation (fast_eval.c) and far left tail (fast_tail.c) ---- */
 
 /* The double evaluations, for x >= GA_FAST_GELU_DOUBLE_MIN and

@@ -15,3 +15,4 @@ int ga_truth(enum ga_oracle oracle, enum ga_function fn, const struct ga_format 
 {
     return oracle == GA_ORACLE_FAST ? ga_truth_fast(fn, f, x, out) : ga_truth_mpfr(fn, f, x, out);
 }
+

@@ -21,9 +21,21 @@ struct ga_exact {
 };
 #define GA_EXACT_EXP_MIN (-(1L << 40))
 
+/* What the oracles certify, and what they only approximate:
+ * - `rounded` and `direction` are certified (proved by an error bound, or
+ *   decided by MPFR): every classification of an output (correctly rounded,
+ *   faithful, flushed, wrong zero sign, ordinal distance) is decided from
+ *   them alone (sweep/error.h);
+ * - `exact` is approximate (relative error below 2^-50 from MPFR, 2^-43 from
+ *   the fast oracle): it gives the magnitude of an error, whose last digits
+ *   it may move.  It may even equal the value of `rounded` or lie on the
+ *   wrong side of it.  Its binade, which sets the ulp, is right except when
+ *   `rounded` is a power of 2, where the certified binade follows from
+ *   `direction` (ga_error_binade in sweep/error.h). */
 struct ga_truth {
     ga_bits rounded;        /* correctly rounded, ties to even, in the format */
-    struct ga_exact exact;  /* exact value, relative error below 2^-50 for the MPFR oracle */
+    int8_t direction;       /* sign of f - rounded: -1, +1, or 0 when f is rounded itself */
+    struct ga_exact exact;  /* exact value, see above */
 };
 
 enum ga_truth_status {

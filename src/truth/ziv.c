@@ -4,11 +4,13 @@
 
 #include "formats/round_mpfr.h"
 
-int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, ga_bits *out)
+int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, double lower, double upper,
+                  struct ga_truth *out)
 {
     mpfr_prec_t prec = mpfr_get_prec(v) + 2;
     mpfr_t radius, lo, hi;
     ga_bits a, b;
+    int direction = 0;
 
     if (mpfr_zero_p(v) || !mpfr_number_p(v))
         return 0;
@@ -19,10 +21,16 @@ int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, ga_bits *out
     mpfr_add(hi, v, radius, MPFR_RNDU);      /* hi >= v + r */
     a = ga_round_mpfr(f, lo);
     b = ga_round_mpfr(f, hi);
+    if (a == b) {
+        double value = ga_decode(f, a);  /* exact; +-inf beyond the format */
+        direction = mpfr_cmp_d(lo, value) > 0 || value <= lower ? 1
+                  : mpfr_cmp_d(hi, value) < 0 || value >= upper ? -1 : 0;
+    }
     mpfr_clears(radius, lo, hi, (mpfr_ptr)0);
-    if (a != b)
+    if (direction == 0)
         return 0;
-    *out = a;
+    out->rounded = a;
+    out->direction = (int8_t)direction;
     return 1;
 }
 
@@ -57,12 +65,14 @@ int ga_truth_special(const struct ga_format *f, ga_bits x, struct ga_truth *out)
                  : isinf(xd) ? (xd > 0 ? x : ga_zero(f, true)) : x;
     out->exact.mant = isinf(xd) && xd < 0 ? -0.0 : xd;
     out->exact.exp = 0;
+    out->direction = 0;  /* each result is exact (the limit, for -inf) */
     return 1;
 }
 
 void ga_truth_vanishing(const struct ga_format *f, bool negative, struct ga_truth *out)
 {
     out->rounded = ga_zero(f, negative);
+    out->direction = negative ? -1 : 1;  /* f is nonzero, of that sign */
     out->exact.mant = negative ? -0.5 : 0.5;
     out->exact.exp = GA_EXACT_EXP_MIN;
 }

@@ -8,10 +8,18 @@
 #include "formats/format.h"
 #include "truth/truth.h"
 
-/* If every real within 2^-k * |v| of v rounds to the same encoding of f, store
- * it in *out and return 1; otherwise return 0 (more precision is needed).
- * Rounding is monotone, so it suffices that both ends of the interval agree. */
-int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, ga_bits *out);
+/* If every real within 2^-k * |v| of v rounds to the same encoding of f and
+ * lies on the same side of that encoding's value, store the encoding and the
+ * side (the sign of real - encoding) in *out and return 1; otherwise return 0
+ * (more precision is needed).  Rounding is monotone, so it suffices that both
+ * ends of the interval agree.  The side is certain once the interval
+ * excludes the representable value itself, or when that value lies outside
+ * the open interval (lower, upper) that the true value is known to lie in:
+ * both functions satisfy x/2 < f(x) < max(x, 0) for x != 0 (0 < Phi, sigma
+ * < 1, and > 1/2 for x > 0), which decides large x, where f(x) = x (1 - Q)
+ * with Q far below 2^-4096, and x/2 when it is representable. */
+int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, double lower, double upper,
+                  struct ga_truth *out);
 
 /* v as mant * 2^exp, 53 bits (GA_EXACT_EXP_MIN for magnitudes below it). */
 struct ga_exact ga_exact_from_mpfr(mpfr_srcptr v);
