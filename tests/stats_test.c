@@ -290,6 +290,57 @@ static void test_flag_counts(void **state)
     ga_stats_free(s);
 }
 
+/* Each count names the first input, in increasing order of value, that has
+ * the fault it counts, whatever the order of arrival or of merging; the
+ * extent is that of the inputs. */
+static void test_first_faults(void **state)
+{
+    (void)state;
+    struct ga_truth tail = exact_truth(f16, -0x1p-20);
+    struct ga_truth minus_zero = exact_truth(f16, -0.0);
+    struct ga_truth nan_truth = exact_truth(f16, NAN);
+    struct ga_truth one = exact_truth(f16, 1.0);
+    /* flushed at -5.5, -5, -4; NaN at -inf and at 1; inf at 2; wrong zero at
+     * -0; a number for a NaN input */
+    const ga_bits x[] = { enc(-5.0), enc(-4.0), enc(1.0), enc(-5.5), enc(-INFINITY), enc(2.0),
+                          enc(-0.0), 0x7e00, enc(3.0) };
+    const ga_bits y[] = { enc(-0.0), enc(0.0), 0x7e00, enc(-0.0), 0x7e00, enc(INFINITY),
+                          enc(0.0), enc(1.0), enc(1.0) };
+    const struct ga_truth *t[] = { &tail, &tail, &one, &tail, &minus_zero, &one, &minus_zero,
+                                   &nan_truth, &one };
+    const size_t n = sizeof x / sizeof x[0];
+
+    for (int order = 0; order < 3; order++) {
+        struct ga_stats *s = new_stats(), *other = new_stats();
+        for (size_t k = 0; k < n; k++) {
+            size_t i = order == 1 ? n - 1 - k : k;
+            /* order 2: every other input into a second accumulator, merged */
+            ga_stats_add(order == 2 && k % 2 ? other : s, x[i], y[i], t[i]);
+        }
+        assert_int_equal(ga_stats_merge(s, other), GA_STATS_OK);
+        struct ga_summary a = summary(s, GA_REGION_ALL);
+        assert_true(a.flushed_to_zero == 3 && a.nan == 2 && a.inf == 1);
+        assert_true(a.first_fault[GA_FAULT_FLUSHED].has);
+        assert_int_equal(a.first_fault[GA_FAULT_FLUSHED].x, enc(-5.5));
+        assert_int_equal(a.first_fault[GA_FAULT_FLUSHED].y, enc(-0.0));
+        assert_true(a.first_fault[GA_FAULT_FLUSHED].exact.mant == tail.exact.mant);
+        assert_int_equal(a.first_fault[GA_FAULT_NAN].x, enc(-INFINITY));
+        assert_int_equal(a.first_fault[GA_FAULT_INF].x, enc(2.0));
+        assert_int_equal(a.first_fault[GA_FAULT_ZERO_SIGN].x, enc(-0.0));
+        assert_int_equal(a.first_fault[GA_FAULT_NOT_NAN].x, 0x7e00);
+        /* per region: the left tail's first flush is its own */
+        struct ga_summary core = summary(s, GA_REGION_CORE);
+        assert_false(core.first_fault[GA_FAULT_FLUSHED].has);
+        assert_int_equal(core.first_fault[GA_FAULT_NAN].x, enc(1.0));
+        /* the extent: -inf to 3, NaN inputs aside */
+        assert_true(a.faithful_interval.has_extent);
+        assert_int_equal(a.faithful_interval.extent_lo, enc(-INFINITY));
+        assert_int_equal(a.faithful_interval.extent_hi, enc(3.0));
+        ga_stats_free(s);
+        ga_stats_free(other);
+    }
+}
+
 /* Inputs on a grid, all correctly rounded except chosen ones. */
 static void add_grid(struct ga_stats *s, const double *bad, size_t nbad, const double *zero_out,
                      size_t nzero)
@@ -894,6 +945,7 @@ int main(void)
         cmocka_unit_test(test_percentiles_and_mean),
         cmocka_unit_test(test_percentiles_small),
         cmocka_unit_test(test_flag_counts),
+        cmocka_unit_test(test_first_faults),
         cmocka_unit_test(test_faithful_interval),
         cmocka_unit_test(test_zero_below),
         cmocka_unit_test(test_merge_and_order),

@@ -4,19 +4,25 @@
 #include "check/baseline.h"
 #include "report/number_text.h"
 
-static void worst(FILE *out, const struct ga_format *f, const struct ga_summary *s)
+/* "; LABEL input X (value): output Y (value), exact V" for point p. */
+static void name_input(FILE *out, const struct ga_format *f, const char *label,
+                       const struct ga_point *p)
 {
     char hx[16], hy[16], x[GA_TEXT_LEN], y[GA_TEXT_LEN], v[GA_TEXT_LEN];
 
-    if (!s->max_ulp.has) {
+    if (!p->has) {
         fputc('\n', out);
         return;
     }
-    ga_format_bits(f, s->max_ulp.x, hx);
-    ga_format_bits(f, s->max_ulp.y, hy);
-    fprintf(out, "; worst input %s (%s): output %s (%s), exact %s\n", hx,
-            ga_text_value(f, s->max_ulp.x, x), hy, ga_text_value(f, s->max_ulp.y, y),
-            ga_text_exact(&s->max_ulp.exact, v));
+    ga_format_bits(f, p->x, hx);
+    ga_format_bits(f, p->y, hy);
+    fprintf(out, "; %s input %s (%s): output %s (%s), exact %s\n", label, hx,
+            ga_text_value(f, p->x, x), hy, ga_text_value(f, p->y, y), ga_text_exact(&p->exact, v));
+}
+
+static void worst(FILE *out, const struct ga_format *f, const struct ga_summary *s)
+{
+    name_input(out, f, "worst", &s->max_ulp);
 }
 
 /* Open side: an interval end that is absent reaches infinity. */
@@ -46,18 +52,23 @@ static int compare_region(FILE *out, const struct ga_baseline_entry *e, enum ga_
         worst(out, f, s);
         exceeded++;
     }
-#define COUNT(flag, field, label, worse)                                                  \
-    if (b->flag && s->field worse b->field) {                                            \
-        fprintf(out, "%s: %s%s%s %llu -> %llu", e->name, region, dot, label,             \
-                (unsigned long long)b->field, (unsigned long long)s->field);             \
-        worst(out, f, s);                                                                \
-        exceeded++;                                                                      \
+    /* a count names an input that has the fault it counts (the worst one for
+     * correctly_rounded) */
+#define COUNT(flag, field, label, worse, fault)                                            \
+    if (b->flag && s->field worse b->field) {                                             \
+        fprintf(out, "%s: %s%s%s %llu -> %llu", e->name, region, dot, label,              \
+                (unsigned long long)b->field, (unsigned long long)s->field);              \
+        if ((fault) < GA_FAULT_COUNT)                                                     \
+            name_input(out, f, "first", &s->first_fault[(fault) % GA_FAULT_COUNT]);      \
+        else                                                                              \
+            worst(out, f, s);                                                             \
+        exceeded++;                                                                       \
     }
-    COUNT(has_correct, correctly_rounded, "correctly_rounded", <)
-    COUNT(has_flushed, flushed_to_zero, "flushed_to_zero", >)
-    COUNT(has_nan, nan, "nan", >)
-    COUNT(has_inf, inf, "inf", >)
-    COUNT(has_zero_sign, wrong_zero_sign, "wrong_zero_sign", >)
+    COUNT(has_correct, correctly_rounded, "correctly_rounded", <, GA_FAULT_COUNT)
+    COUNT(has_flushed, flushed_to_zero, "flushed_to_zero", >, GA_FAULT_FLUSHED)
+    COUNT(has_nan, nan, "nan", >, GA_FAULT_NAN)
+    COUNT(has_inf, inf, "inf", >, GA_FAULT_INF)
+    COUNT(has_zero_sign, wrong_zero_sign, "wrong_zero_sign", >, GA_FAULT_ZERO_SIGN)
 #undef COUNT
     if (b->has_interval && b->faithful_interval.exists
         && (!s->faithful_interval.exists

@@ -92,12 +92,32 @@ static void summary(FILE *out, const struct ga_format *f, const struct ga_summar
         encoding(out, f, "lo", fi->has_lo, fi->lo);
         fputs(", ", out);
         encoding(out, f, "hi", fi->has_hi, fi->hi);
+        fputs(", ", out);
+        encoding(out, f, "from", fi->has_extent, fi->extent_lo);
+        fputs(", ", out);
+        encoding(out, f, "to", fi->has_extent, fi->extent_hi);
         fputs("}", out);
     } else {
         fputs("null", out);
     }
     fputs(", ", out);
     encoding(out, f, "zero_below", s->has_zero_below, s->zero_below);
+    fprintf(out, ",\n%s\"first_faults\": {", indent);
+    for (int i = 0, first = 1; i < GA_FAULT_COUNT; i++) {
+        const struct ga_point *p = &s->first_fault[i];
+        char buf[GA_TEXT_LEN];
+        if (!p->has)
+            continue;
+        fprintf(out, "%s\"%s\": {", first ? "" : ", ", ga_fault_name((enum ga_fault)i));
+        encoding(out, f, "input", true, p->x);
+        fputs(", ", out);
+        encoding(out, f, "output", true, p->y);
+        fputs(", ", out);
+        string(out, "exact", ga_text_exact(&p->exact, buf));
+        fputs("}", out);
+        first = 0;
+    }
+    fputs("}", out);
     fprintf(out, ",\n%s\"distance_histogram\": {", indent);
     for (unsigned b = 0, first = 1; b < GA_DIST_BUCKETS; b++) {
         if (s->distance[b] == 0)

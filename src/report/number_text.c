@@ -63,11 +63,26 @@ const char *ga_text_interval(const struct ga_format *f, const struct ga_faithful
     char lo[GA_TEXT_LEN], hi[GA_TEXT_LEN];
 
     if (!fi->exists) {
-        snprintf(buf, GA_INTERVAL_LEN, "none");
+        snprintf(buf, GA_INTERVAL_LEN, "none (an input +-0 is not faithful)");
         return buf;
     }
-    snprintf(buf, GA_INTERVAL_LEN, "(%s, %s)",
-             fi->has_lo ? ga_text_value(f, fi->lo, lo) : "-inf",
-             fi->has_hi ? ga_text_value(f, fi->hi, hi) : "inf");
+    /* nothing measured lies between the unfaithful inputs nearest 0 */
+    if (fi->has_extent
+        && ((fi->has_lo && ga_decode(f, fi->lo) >= ga_decode(f, fi->extent_hi))
+            || (fi->has_hi && ga_decode(f, fi->hi) <= ga_decode(f, fi->extent_lo)))) {
+        snprintf(buf, GA_INTERVAL_LEN, "none (unfaithful at x = %s, the measured input nearest 0)",
+                 ga_text_value(f, fi->has_lo && ga_decode(f, fi->lo) >= ga_decode(f, fi->extent_hi)
+                                      ? fi->lo : fi->hi, lo));
+        return buf;
+    }
+    /* an open end at the unfaithful input nearest 0; otherwise the measured
+     * extent, included (infinite when nothing says how far it goes) */
+    snprintf(buf, GA_INTERVAL_LEN, "%s%s, %s%s",
+             fi->has_lo || !fi->has_extent ? "(" : "[",
+             fi->has_lo ? ga_text_value(f, fi->lo, lo)
+             : fi->has_extent ? ga_text_value(f, fi->extent_lo, lo) : "-inf",
+             fi->has_hi ? ga_text_value(f, fi->hi, hi)
+             : fi->has_extent ? ga_text_value(f, fi->extent_hi, hi) : "inf",
+             fi->has_hi || !fi->has_extent ? ")" : "]");
     return buf;
 }

@@ -18,6 +18,21 @@ static void print_point(FILE *out, const struct ga_format *f, const char *what,
             ga_text_value(f, p->y, y), hy, ga_text_exact(&p->exact, v));
 }
 
+/* The first input of a fault count, as "  first nan  at x = ...". */
+static void print_fault(FILE *out, const struct ga_format *f, enum ga_fault fault,
+                        const struct ga_point *p)
+{
+    char x[GA_TEXT_LEN], y[GA_TEXT_LEN], v[GA_TEXT_LEN], hx[16], hy[16];
+
+    if (!p->has)
+        return;
+    ga_format_bits(f, p->x, hx);
+    ga_format_bits(f, p->y, hy);
+    fprintf(out, "  first %s at x = %s (%s): output %s (%s), exact %s\n", ga_fault_name(fault),
+            ga_text_value(f, p->x, x), hx, ga_text_value(f, p->y, y), hy,
+            ga_text_exact(&p->exact, v));
+}
+
 int ga_write_text(FILE *out, const struct ga_result *r)
 {
     const struct ga_format *f = r->format;
@@ -48,8 +63,13 @@ int ga_write_text(FILE *out, const struct ga_result *r)
     fprintf(out, "  failures   flushed to 0: %llu, NaN: %llu, inf: %llu, wrong sign of 0: %llu\n",
             (unsigned long long)all->flushed_to_zero, (unsigned long long)all->nan,
             (unsigned long long)all->inf, (unsigned long long)all->wrong_zero_sign);
-    fprintf(out, "  faithful   on %s", ga_text_interval(f, &all->faithful_interval, interval));
-    if (all->has_zero_below && ga_sign(f, all->zero_below))
+    for (int i = 0; i < GA_FAULT_COUNT; i++)
+        print_fault(out, f, (enum ga_fault)i, &all->first_fault[i]);
+    ga_text_interval(f, &all->faithful_interval, interval);
+    fprintf(out, "  faithful   %s%s", interval[0] == 'n' ? "" : "on ", interval);
+    /* below the least measured input nothing is known */
+    if (all->has_zero_below && ga_sign(f, all->zero_below)
+        && !(all->faithful_interval.has_extent && all->zero_below == all->faithful_interval.extent_lo))
         fprintf(out, "; every output is 0 below x = %s", ga_text_value(f, all->zero_below, a));
     fprintf(out, "\n\n  %-10s %10s %8s %8s %10s %10s %8s %6s %6s\n", "region", "inputs", "cr %",
             "faith %", "max ulp", "mean ulp", "flushed", "nan", "inf");

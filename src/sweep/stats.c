@@ -19,6 +19,28 @@ static void tally_init(struct ga_tally *t)
     point_reset(&t->max_abs);
     t->unfaithful_neg = t->unfaithful_pos = NO_MAGNITUDE;
     t->nonzero_min = NO_KEY;
+    for (int i = 0; i < GA_FAULT_COUNT; i++)
+        t->first_fault[i].key = NO_KEY;
+}
+
+const char *ga_fault_name(enum ga_fault fault)
+{
+    static const char *const names[GA_FAULT_COUNT] = {
+        "flushed_to_zero", "nan", "inf", "wrong_zero_sign", "not_nan",
+    };
+    return fault < GA_FAULT_COUNT ? names[fault] : "?";
+}
+
+/* Keep the input of least key; equal keys are the same input. */
+static void fault_offer(struct ga_fault_point *p, int64_t key, ga_bits x, ga_bits y,
+                        const struct ga_exact *exact)
+{
+    if (key < p->key) {
+        p->key = key;
+        p->x = x;
+        p->y = y;
+        p->exact = *exact;
+    }
 }
 
 void ga_stats_init(struct ga_stats *s, const struct ga_format *f)
@@ -29,6 +51,8 @@ void ga_stats_init(struct ga_stats *s, const struct ga_format *f)
     ga_region_bounds_init(&s->bounds, f);
     for (int r = 0; r < GA_REGION_COUNT; r++)
         tally_init(&s->region[r].tally);
+    s->extent_min = INT64_MAX;
+    s->extent_max = INT64_MIN;
 }
 
 struct ga_stats *ga_stats_new(const struct ga_format *f)
@@ -52,8 +76,11 @@ static ga_bits key_to_bits(int64_t key, ga_bits sign_mask)
 }
 
 void ga_stats_add_other(struct ga_tally *rs, const struct ga_region_bounds *b, ga_bits x,
-                        const struct ga_error *e)
+                        ga_bits y, const struct ga_truth *t, const struct ga_error *e)
 {
+    static const unsigned fault_flags[GA_FAULT_COUNT] = {
+        GA_ERR_FLUSHED, GA_ERR_NAN, GA_ERR_INF, GA_ERR_ZERO_SIGN, GA_ERR_NOT_NAN,
+    };
     unsigned bucket;
 
     rs->faithful += (e->flags & GA_ERR_FAITHFUL) != 0;
@@ -62,6 +89,9 @@ void ga_stats_add_other(struct ga_tally *rs, const struct ga_region_bounds *b, g
     rs->inf += (e->flags & GA_ERR_INF) != 0;
     rs->wrong_zero_sign += (e->flags & GA_ERR_ZERO_SIGN) != 0;
     rs->not_nan += (e->flags & GA_ERR_NOT_NAN) != 0;
+    for (int i = 0; i < GA_FAULT_COUNT; i++)
+        if (e->flags & fault_flags[i])
+            fault_offer(&rs->first_fault[i], value_key(x, b->sign_mask), x, y, &t->exact);
 
     if (e->distance == UINT64_MAX)
         bucket = (e->flags & GA_ERR_NOT_NAN) ? GA_DIST_NOT_NAN
@@ -88,6 +118,22 @@ void ga_stats_add(struct ga_stats *s, ga_bits x, ga_bits y, const struct ga_trut
     const struct ga_format_layout c = s->err;
     const struct ga_region_bounds b = s->bounds;
     add_one_in(&s->region[ga_region_of(&b, x, t->rounded)], &c, &b, x, y, t);
+    ga_stats_widen_extent(s, &x, 1);
+}
+
+void ga_stats_widen_extent(struct ga_stats *s, const ga_bits *x, size_t n)
+{
+    const ga_bits sign_mask = s->bounds.sign_mask, inf = s->bounds.inf;
+    int64_t lo = s->extent_min, hi = s->extent_max;
+
+    for (size_t i = 0; i < n; i++) {
+        int64_t key = (x[i] & ~sign_mask) > inf ? lo : value_key(x[i], sign_mask);  /* NaN: none */
+        lo = key < lo ? key : lo;
+        key = (x[i] & ~sign_mask) > inf ? hi : value_key(x[i], sign_mask);
+        hi = key > hi ? key : hi;
+    }
+    s->extent_min = lo;
+    s->extent_max = hi;
 }
 
 
@@ -107,6 +153,9 @@ static void tally_merge(struct ga_tally *a, const struct ga_tally *b)
     a->wrong_zero_sign += b->wrong_zero_sign;
     a->not_nan += b->not_nan;
     a->unfaithful_zeros += b->unfaithful_zeros;
+    for (int i = 0; i < GA_FAULT_COUNT; i++)
+        fault_offer(&a->first_fault[i], b->first_fault[i].key, b->first_fault[i].x,
+                    b->first_fault[i].y, &b->first_fault[i].exact);
     for (int i = 0; i < GA_DIST_BUCKETS; i++)
         a->distance[i] += b->distance[i];
     point_merge(&a->max_ulp, &b->max_ulp);
@@ -137,6 +186,8 @@ int ga_stats_merge(struct ga_stats *into, const struct ga_stats *from)
         for (int i = 0; i < GA_ULP_BINS; i++)
             a->ulp_bins[i] += b->ulp_bins[i];
     }
+    into->extent_min = from->extent_min < into->extent_min ? from->extent_min : into->extent_min;
+    into->extent_max = from->extent_max > into->extent_max ? from->extent_max : into->extent_max;
     return GA_STATS_OK;
 }
 
@@ -247,6 +298,16 @@ int ga_stats_summarize(const struct ga_stats *s, enum ga_region r, struct ga_sum
     out->inf = acc.inf;
     out->wrong_zero_sign = acc.wrong_zero_sign;
     out->not_nan = acc.not_nan;
+    for (int i = 0; i < GA_FAULT_COUNT; i++) {
+        const struct ga_fault_point *p = &acc.first_fault[i];
+        out->first_fault[i].has = p->key != NO_KEY;
+        out->first_fault[i].error = NAN;
+        if (out->first_fault[i].has) {
+            out->first_fault[i].x = p->x;
+            out->first_fault[i].y = p->y;
+            out->first_fault[i].exact = p->exact;
+        }
+    }
     memcpy(out->distance, acc.distance, sizeof out->distance);
     out->distance[0] += acc.correct;
 
@@ -256,6 +317,11 @@ int ga_stats_summarize(const struct ga_stats *s, enum ga_region r, struct ga_sum
         out->faithful_interval.lo = out->faithful_interval.has_lo ? acc.unfaithful_neg | sign_mask : 0;
         out->faithful_interval.has_hi = acc.unfaithful_pos != NO_MAGNITUDE;
         out->faithful_interval.hi = out->faithful_interval.has_hi ? acc.unfaithful_pos : 0;
+    }
+    out->faithful_interval.has_extent = s->extent_min <= s->extent_max;
+    if (out->faithful_interval.has_extent) {
+        out->faithful_interval.extent_lo = key_to_bits(s->extent_min, sign_mask);
+        out->faithful_interval.extent_hi = key_to_bits(s->extent_max, sign_mask);
     }
     out->has_zero_below = acc.nonzero_min != NO_KEY;
     out->zero_below = out->has_zero_below ? key_to_bits(acc.nonzero_min, sign_mask) : 0;
@@ -290,5 +356,10 @@ int ga_summary_refine(struct ga_summary *s, const struct ga_format *f, ga_stats_
         status = refine_point(&s->max_rel, f, WORST_REL, truth, ctx);
     if (status == 0)
         status = refine_point(&s->max_abs, f, WORST_ABS, truth, ctx);
+    for (int i = 0; i < GA_FAULT_COUNT && status == 0; i++) {
+        struct ga_truth t;
+        if (s->first_fault[i].has && (status = truth(ctx, s->first_fault[i].x, &t)) == 0)
+            s->first_fault[i].exact = t.exact;
+    }
     return status;
 }

@@ -37,6 +37,12 @@
  *   the largest negative input (-inf included) and hi the smallest positive
  *   input whose output is not faithful; no lo / no hi: that whole side is
  *   faithful.  It does not exist when an input +-0 is not faithful.
+ * - first_fault[]: for each of flushed_to_zero, nan, inf, wrong_zero_sign
+ *   and not_nan, the first input where it happens, in increasing order of
+ *   value (-0 before +0; NaN inputs after every number), with its output and
+ *   exact value: the input a report or a failed check names for that count.
+ * - extent: the least and the greatest input measured that is not NaN; a
+ *   side of the faithful interval with no unfaithful input reaches there.
  * - zero_below: the least finite input whose output is not +-0 (a NaN output
  *   is not +-0): every finite input below it gives +-0.  With nothing
  *   flushed it is the least finite input swept (-max in an exhaustive
@@ -62,6 +68,26 @@ struct ga_stats_point {
     ga_bits x, y;
 };
 
+/* The faults counted per input (first_fault above). */
+enum ga_fault {
+    GA_FAULT_FLUSHED,     /* flushed_to_zero */
+    GA_FAULT_NAN,         /* nan */
+    GA_FAULT_INF,         /* inf */
+    GA_FAULT_ZERO_SIGN,   /* wrong_zero_sign */
+    GA_FAULT_NOT_NAN,     /* not_nan */
+    GA_FAULT_COUNT
+};
+
+/* The name of a fault count in reports and baselines ("flushed_to_zero"). */
+const char *ga_fault_name(enum ga_fault fault);
+
+/* The first input of a fault: key orders inputs by value (INT64_MAX: none). */
+struct ga_fault_point {
+    int64_t key;
+    ga_bits x, y;
+    struct ga_exact exact;
+};
+
 /* Mean sum buckets by binary exponent of the error, 2^-64 .. 2^1023. */
 #define GA_ULP_SUM_MIN_EXP (-64)
 #define GA_ULP_SUM_BUCKETS (1024 - GA_ULP_SUM_MIN_EXP)
@@ -82,6 +108,7 @@ struct ga_tally {
     uint64_t distance[GA_DIST_BUCKETS];
     ga_bits unfaithful_neg;      /* least magnitude of a negative unfaithful input; UINT32_MAX: none */
     ga_bits unfaithful_pos;
+    struct ga_fault_point first_fault[GA_FAULT_COUNT];
 };
 
 struct ga_region_stats {
@@ -96,6 +123,7 @@ struct ga_stats {
     const struct ga_format *format;
     struct ga_format_layout err;
     struct ga_region_bounds bounds;
+    int64_t extent_min, extent_max;  /* keys of the extent; INT64_MAX, INT64_MIN: none */
     struct ga_region_stats region[GA_REGION_COUNT];
 };
 
@@ -121,6 +149,8 @@ void ga_stats_add(struct ga_stats *s, ga_bits x, ga_bits y, const struct ga_trut
  * could reach 2^32 inputs. */
 int ga_stats_add_batch(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
                        const struct ga_truth *t, size_t n);
+/* Widen the extent by inputs (ga_stats_add and ga_stats_add_batch do). */
+void ga_stats_widen_extent(struct ga_stats *s, const ga_bits *x, size_t n);
 /* into += from.  GA_STATS_MISMATCH or GA_STATS_FULL leave `into` unchanged. */
 int ga_stats_merge(struct ga_stats *into, const struct ga_stats *from);
 
@@ -136,6 +166,10 @@ struct ga_faithful_interval {
     bool exists;             /* false when an input +-0 is not faithful */
     bool has_lo, has_hi;     /* false: that side is faithful all the way */
     ga_bits lo, hi;          /* faithful on the open interval (lo, hi) */
+    /* the measured extent (stats.h): a side that is faithful all the way is
+     * faithful up to there, included */
+    bool has_extent;
+    ga_bits extent_lo, extent_hi;
 };
 
 /* Final figures of one region (or GA_REGION_ALL), for report writers. */
@@ -146,6 +180,7 @@ struct ga_summary {
     double mean_ulp;         /* NaN when finite = 0 */
     double p50, p95, p99;    /* NaN when measured = 0 */
     uint64_t flushed_to_zero, nan, inf, wrong_zero_sign, not_nan;
+    struct ga_point first_fault[GA_FAULT_COUNT];  /* error unused (NaN) */
     uint64_t distance[GA_DIST_BUCKETS];
     struct ga_faithful_interval faithful_interval;
     bool has_zero_below;
@@ -161,9 +196,9 @@ uint64_t ga_stats_ulp_bin_count(const struct ga_stats *s, enum ga_region r, unsi
 /* A truth source for refinement, e.g. a wrapper of ga_truth_mpfr. */
 typedef int (*ga_stats_truth_fn)(void *ctx, ga_bits x, struct ga_truth *out);
 
-/* Recompute max_ulp, max_rel and max_abs of a summary from a better truth of
- * their inputs (the fast oracle's exact values are good to ~2^-40, MPFR's to
- * 2^-50).  Only the recorded points are refined: a near-tie with another
+/* Recompute max_ulp, max_rel and max_abs of a summary, and the exact values
+ * of its first faults, from a better truth of their inputs (the fast
+ * oracle's exact values are good to ~2^-40, MPFR's to 2^-50).  Only the recorded points are refined: a near-tie with another
  * input stays as the sweep decided it.  Returns 0, or the first nonzero
  * status of `truth` (the summary is then partly refined). */
 int ga_summary_refine(struct ga_summary *s, const struct ga_format *f, ga_stats_truth_fn truth,

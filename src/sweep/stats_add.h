@@ -77,10 +77,10 @@ offer_errors(struct ga_tally *rs, const struct ga_error *e, ga_bits x, ga_bits y
         point_offer(&rs->max_abs, e->abs, x, y, exact);
 }
 
-/* Counts of an input that is not correctly rounded: flags, distance, the
- * faithful interval. */
+/* Counts of an input that is not correctly rounded: flags and the first
+ * input of each, distance, the faithful interval. */
 void ga_stats_add_other(struct ga_tally *rs, const struct ga_region_bounds *b, ga_bits x,
-                        const struct ga_error *e);
+                        ga_bits y, const struct ga_truth *t, const struct ga_error *e);
 
 /* The whole accounting of one input of a region, for any case: the
  * reference the fast path of ga_stats_add_batch (stats_batch.c) must agree with.  The format constants come as
@@ -97,7 +97,7 @@ add_one_in(struct ga_region_stats *region, const struct ga_format_layout *c,
     if (e.flags & GA_ERR_CORRECT)  /* then no other flag but faithful */
         rs->correct++;
     else
-        ga_stats_add_other(rs, b, x, &e);
+        ga_stats_add_other(rs, b, x, y, t, &e);
 
     if (e.ulp == e.ulp) {  /* not NaN */
         region->ulp_bins[ga_ulp_bin(e.ulp)]++;

@@ -737,5 +737,6 @@ int ga_stats_add_batch(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
         add_float32(s, x, y, t, n);
     else
         add_any(s, x, y, t, n);
+    ga_stats_widen_extent(s, x, n);
     return GA_STATS_OK;
 }
