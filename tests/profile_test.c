@@ -181,7 +181,8 @@ static void test_merge(void **state)
         assert_memory_equal(a->bin_sum, all->bin_sum, sizeof all->bin_sum);
         for (uint32_t k = 0; k <= 0xffff; k++) {
             /* a repeated input keeps its last error: compare where unique */
-            bool same = (isnan(a->point[k]) && isnan(all->point[k])) || a->point[k] == all->point[k];
+            bool same = (isnan(a->point[k]) && isnan(all->point[k]))
+                        || a->point[k] == all->point[k];
             if (!same) {
                 size_t seen = 0;
                 for (size_t i = 0; i < N; i++)

@@ -226,7 +226,8 @@ static void test_json(void **state)
     assert_non_null(strstr(json, "\"mean_ulp\": 0.125, \"p50\": 0, \"p95\": 0.5, \"p99\": 0.75"));
     assert_non_null(strstr(json, "\"p99\": \"inf\""));          /* the tanh result */
     assert_non_null(strstr(json, "\"max_rel\": 0.001, \"max_rel_input\": \"0x4000\""));
-    assert_non_null(strstr(json, "\"faithful_interval\": {\"lo\": \"0xc400\", \"hi\": \"0x4400\"}"));
+    assert_non_null(strstr(json, "\"faithful_interval\": {\"lo\": \"0xc400\", "
+                                 "\"hi\": \"0x4400\"}"));
     assert_non_null(strstr(json, "\"faithful_interval\": null"));
     assert_non_null(strstr(json, "\"zero_below\": \"0xc800\""));
     assert_non_null(strstr(json, "\"distance_histogram\": {\"0\": 9, \"1\": 1}"));
