@@ -33,7 +33,7 @@ uint64_t test_rng_next(struct test_rng *r);
 uint64_t test_rng_below(struct test_rng *r, uint64_t n);
 /* Uniform in [0, 1) with 53 random bits. */
 double test_rng_uniform(struct test_rng *r);
-/* Uniform in [lo, hi). */
+/* Uniform in [lo, hi) (hi itself only through rounding of lo + (hi - lo) u). */
 double test_rng_between(struct test_rng *r, double lo, double hi);
 /* Any encoding of f, NaNs and infinities included. */
 ga_bits test_rng_encoding(struct test_rng *r, const struct ga_format *f);
