@@ -2,8 +2,8 @@
  * hand from IEEE arithmetic on each formula, tail behaviour documented in
  * GELU-FACTS section 5, identities of GELU, constants recomputed here from
  * the libraries' stated values, and determinism under any batch split and
- * any number of threads.  Random samples use a fixed seed, printed,
- * overridable by GELU_ACC_SEED. */
+ * any number of threads.  Random samples come from test_random.h (a fixed
+ * seed, printed, overridable by GELU_ACC_SEED). */
 #include "impls/fp_contract.h"
 
 #include <math.h>
@@ -20,22 +20,13 @@
 #include "formats/format.h"
 #include "impls/catalogue_internal.h"
 #include "impls/impl.h"
+#include "test_random.h"
 
 #define F32 GA_FORMAT_BIT(GA_FLOAT32)
 #define F16 GA_FORMAT_BIT(GA_FLOAT16)
 #define BF16 GA_FORMAT_BIT(GA_BFLOAT16)
 
 static const struct ga_format *f32, *f16, *bf16;
-static uint64_t seed;
-
-/* splitmix64 */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
 
 static uint32_t float_bits(float v)
 {
@@ -308,11 +299,11 @@ static void check_antisymmetry(const struct ga_format *f, ga_bits x)
 
 static void test_double_antisymmetry(void **state)
 {
-    uint64_t rng = seed;
+    struct test_rng rng = test_rng(0);
     (void)state;
     for (int i = 0; i < 100000; i++) {
         /* Exponents 2^-40 .. 2^20, any significand, either sign. */
-        uint64_t r = next_random(&rng);
+        uint64_t r = test_rng_next(&rng);
         uint32_t exponent = 127 - 40 + (uint32_t)(r % 61);
         ga_bits x = (uint32_t)(r >> 32) & 0x807fffffu;
         check_antisymmetry(f32, x | exponent << 23);
@@ -462,10 +453,10 @@ static void test_approximation_bounds(void **state)
         { "sigmoid", 4.74e-4, 0x1p-22 }, { "quick", 2.04e-2, 0x1p-22 },
         { "lut_f16", 4.74e-4 + 0x1p-25, 2.13 * 0x1p-11 },
     };
-    uint64_t rng = seed ^ 0x5151;
+    struct test_rng rng = test_rng(0x5151);
     (void)state;
     for (int k = 0; k < 20000; k++) {
-        float x = (float)((double)(next_random(&rng) >> 11) * 0x1p-53 * 16.0 - 8.0);
+        float x = (float)test_rng_between(&rng, -8.0, 8.0);
         double truth = gelu_reference(x);
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             double err = fabs(run_f32(cases[i].name, x) - truth);
@@ -536,7 +527,7 @@ static void check_f16_index(float x)
 
 static void test_f16_index(void **state)
 {
-    uint64_t rng = seed ^ 0xf16;
+    struct test_rng rng = test_rng(0xf16);
     (void)state;
     for (uint32_t x = 0; x <= 0xffff; x++) {
         double v = ga_decode(f16, x), next;
@@ -554,7 +545,7 @@ static void test_f16_index(void **state)
         check_f16_index(nextafterf(mid, -INFINITY));
     }
     for (int i = 0; i < 1000000; i++)
-        check_f16_index(bits_float((uint32_t)next_random(&rng)));
+        check_f16_index(bits_float(test_rng_encoding(&rng, f32)));
 }
 
 /* --- Determinism ------------------------------------------------------- */
@@ -565,7 +556,7 @@ static void test_batch_split_and_repeat(void **state)
 {
     enum { N = 1 << 16 };
     static ga_bits in[N], once[N], again[N], split[N];
-    uint64_t rng = seed ^ 0xba7c4;
+    struct test_rng rng = test_rng(0xba7c4);
     (void)state;
     for (size_t i = 0; i < ga_catalogue_count(); i++) {
         const struct ga_impl *p = ga_catalogue_at(i);
@@ -575,11 +566,11 @@ static void test_batch_split_and_repeat(void **state)
             if (!ga_impl_supports(p, f))
                 continue;
             for (size_t k = 0; k < n; k++)
-                in[k] = f->bits == 32 ? (uint32_t)next_random(&rng) : sample_input(f, (uint32_t)k);
+                in[k] = f->bits == 32 ? test_rng_encoding(&rng, f) : sample_input(f, (uint32_t)k);
             assert_int_equal(p->run(p, f, in, once, n, NULL), 0);
             assert_int_equal(p->run(p, f, in, again, n, NULL), 0);
             for (size_t at = 0; at < n;) {
-                size_t len = 1 + next_random(&rng) % 3000;
+                size_t len = 1 + test_rng_below(&rng, 3000);
                 if (len > n - at)
                     len = n - at;
                 assert_int_equal(p->run(p, f, in + at, split + at, len, NULL), 0);
@@ -594,13 +585,11 @@ static void test_batch_split_and_repeat(void **state)
 
 static int setup(void **state)
 {
-    const char *env = getenv("GELU_ACC_SEED");
     (void)state;
     f32 = ga_format_get(GA_FLOAT32);
     f16 = ga_format_get(GA_FLOAT16);
     bf16 = ga_format_get(GA_BFLOAT16);
-    seed = env ? strtoull(env, NULL, 0) : 20240611u;
-    printf("# GELU_ACC_SEED=%llu\n", (unsigned long long)seed);
+    test_random_init();
     return 0;
 }
 

@@ -11,7 +11,8 @@
  * every format, for both functions.  The first cases are the regressions
  * of the issue that brought in the oracle's certified direction.
  *
- * GELU_ACC_SEED sets the seed of the random inputs (printed). */
+ * GELU_ACC_SEED sets the seed of the random inputs, GELU_ACC_TEST_SCALE their
+ * number (test_random.h). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,23 +29,15 @@
 #include "sweep/error.h"
 #include "truth/fast.h"
 #include "truth/truth.h"
+#include "test_random.h"
 
 static const struct ga_format *f32, *f16, *bf16;
-static unsigned long long seed;
 static unsigned long judged;
-
-static uint32_t next_random(void)
-{
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(seed >> 32);
-}
 
 static int setup(void **state)
 {
-    const char *env = getenv("GELU_ACC_SEED");
     (void)state;
-    seed = env ? strtoull(env, NULL, 10) : 20261201ull;
-    printf("# seed %llu (GELU_ACC_SEED)\n", seed);
+    test_random_init();
     f32 = ga_format_get(GA_FLOAT32);
     f16 = ga_format_get(GA_FLOAT16);
     bf16 = ga_format_get(GA_BFLOAT16);
@@ -317,12 +310,13 @@ static void test_powers_of_two(void **state)
 static void test_random_inputs(void **state)
 {
     const struct ga_format *formats[] = { f32, f16, bf16 };
+    struct test_rng rng = test_rng(0xce27);
     (void)state;
 
     for (int i = 0; i < 3; i++) {
         const struct ga_format *f = formats[i];
-        for (int n = 0; n < 600; n++) {
-            ga_bits x = next_random() & ga_all_ones(f);
+        for (size_t n = 0; n < test_scaled(200); n++) {
+            ga_bits x = test_rng_encoding(&rng, f);
             double xd = ga_decode(f, x);
             if (isnan(xd) || isinf(xd) || xd == 0 || fabs(xd) > 20)
                 continue;

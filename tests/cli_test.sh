@@ -42,6 +42,15 @@ check "unknown command" \
     bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC frobnicate && stderr_has \"unknown command 'frobnicate'\""
 check "--help and --version" \
     bash -c "$GELU_ACC --help | grep -q truth && $GELU_ACC --version | grep -q gelu-acc"
+# list: names, formats and function as the catalogue documents them (plain
+# names take all three formats, _native the 16-bit ones, ggml's table no bfloat16).
+check "list: each entry with its formats and function" \
+    bash -c "$GELU_ACC list > $tmp/list && grep -Eq '^erf +float32,float16,bfloat16 +gelu$' $tmp/list &&
+             grep -Eq '^tanh_native +float16,bfloat16 +gelu_tanh$' $tmp/list &&
+             grep -Eq '^lut_f16 +float32,float16 +gelu_tanh$' $tmp/list &&
+             [ \$(grep -c '^    formula:  ' $tmp/list) -eq \$(grep -c '^[a-z]' $tmp/list) ]"
+check "list: an argument is a usage error" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC list erf && stderr_has \"list: unexpected argument 'erf'\""
 check "sweep: unknown implementation" \
     bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC sweep --impl nope --format float16 && stderr_has \"unknown implementation 'nope'\""
 check "sweep: implementation lacking the format" \

@@ -12,16 +12,14 @@
 
 #include "formats/format.h"
 #include "sweep/error.h"
+#include "test_random.h"
 
 static const struct ga_format *f16, *f32, *bf16;
-static unsigned long seed;
 
 static int setup(void **state)
 {
     (void)state;
-    const char *env = getenv("GELU_ACC_SEED");
-    seed = env ? strtoul(env, NULL, 0) : 20250101UL;
-    printf("# seed %lu (GELU_ACC_SEED)\n", seed);
+    test_random_init();
     f16 = ga_format_get(GA_FLOAT16);
     f32 = ga_format_get(GA_FLOAT32);
     bf16 = ga_format_get(GA_BFLOAT16);
@@ -279,21 +277,21 @@ static void test_float32(void **state)
  * binade of r, so the ulp error is |k - d| exactly. */
 static void test_random_offsets(void **state)
 {
+    struct test_rng rng = test_rng(0);
     (void)state;
-    srand((unsigned)seed);
     for (int i = 0; i < 20000; i++) {
         const struct ga_format *f = i % 2 ? f16 : bf16;
         int mbits = ga_mantissa_bits(f);
-        ga_bits field = 8 + (ga_bits)rand() % ((1u << mbits) - 16);
-        ga_bits expo = 1 + (ga_bits)rand() % (2 * (ga_bits)f->emax);
-        ga_bits sign = rand() % 2 ? ga_sign_mask(f) : 0;
+        ga_bits field = test_rng_encoding_in(&rng, 8, (1u << mbits) - 9);
+        ga_bits expo = test_rng_encoding_in(&rng, 1, 2 * (ga_bits)f->emax);
+        ga_bits sign = test_rng_below(&rng, 2) ? ga_sign_mask(f) : 0;
         ga_bits r = sign | expo << mbits | field;
         double rv = ga_decode(f, r);
         double ulp = ga_ulp(f, rv);
-        long j = (long)(rand() % ((1 << 20) - 1)) - ((1 << 19) - 1);
+        long j = (long)test_rng_below(&rng, (1 << 20) - 1) - ((1 << 19) - 1);
         double d = ldexp((double)j, -20);
         double exact = rv + (sign ? -d : d) * ulp;
-        int k = rand() % 15 - 7;
+        int k = (int)test_rng_below(&rng, 15) - 7;
         ga_bits y = (ga_bits)((int)r + k);
         int ex;
         double mant = frexp(exact, &ex);
@@ -318,13 +316,13 @@ static void test_fast_path_agrees(void **state)
 {
     (void)state;
     const struct ga_format *fs[] = { f16, bf16, f32 };
-    unsigned long long z = seed;  /* a 64-bit LCG (Knuth's MMIX constants) */
+    struct test_rng rng = test_rng(1);
     for (int i = 0; i < 300000; i++) {
         const struct ga_format *f = fs[i % 3];
         struct ga_format_layout c;
         struct ga_error fast, general;
         ga_bits mask = ga_all_ones(f);
-        z = z * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint64_t z = test_rng_next(&rng);
         ga_bits r = (ga_bits)(z >> 32) & mask;
         double rv = ga_decode(f, r);
         int ex = 0;

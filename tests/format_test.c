@@ -13,6 +13,7 @@
 #include "formats/format.h"
 #include "formats/parse_value.h"
 #include "formats/round_mpfr.h"
+#include "test_random.h"
 
 static const struct ga_format *f32, *f16, *bf16;
 
@@ -69,16 +70,14 @@ static void test_float16_matches_gcc(void **state)
  * near-halfway cases, subnormals and overflow. */
 static void test_encode_matches_hardware(void **state)
 {
-    uint64_t seed = 0x9e3779b97f4a7c15u;
+    struct test_rng rng = test_rng(0);
     (void)state;
     for (int i = 0; i < 2000000; i++) {
         double v;
-        uint64_t bits;
-        seed = seed * 6364136223846793005u + 1442695040888963407u;
-        bits = seed;
+        uint64_t bits = test_rng_next(&rng);
         memcpy(&v, &bits, sizeof v);
         /* Concentrate on the formats' ranges: exponents near float's. */
-        v = ldexp(frexp(v, &(int){0}), (int)(seed >> 58) - 40 - (i % 3) * 60);
+        v = ldexp(frexp(v, &(int){0}), (int)(bits >> 58) - 40 - (i % 3) * 60);
         if (i % 4 == 0)  /* an exact halfway point between two float32 values */
             v = ((double)(float)v + (double)nextafterf((float)v, INFINITY)) / 2;
         if (isnan(v))
@@ -226,5 +225,6 @@ int main(void)
     f32 = ga_format_get(GA_FLOAT32);
     f16 = ga_format_get(GA_FLOAT16);
     bf16 = ga_format_get(GA_BFLOAT16);
+    test_random_init();
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

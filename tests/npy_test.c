@@ -2,8 +2,8 @@
  * by NumPy itself (tests/data/npy, see make.py there) with NumPy's own hex
  * dump of their bits, well-known IEEE encodings (1.0f = 0x3f800000), and
  * NumPy's exact header layout.  Error cases use NumPy's malformed files and
- * files crafted here byte by byte.  Random round trips use a fixed seed,
- * printed, overridable by GELU_ACC_SEED. */
+ * files crafted here byte by byte.  Random round trips draw from
+ * test_random.h (a fixed seed, printed, overridable by GELU_ACC_SEED). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <setjmp.h>
@@ -23,6 +23,7 @@
 #include "io/array_open.h"
 #include "io/npy.h"
 #include "io/rawfile.h"
+#include "test_random.h"
 
 static enum ga_io_status read_npy(const char *path, const struct ga_format *f, ga_bits **v,
                                   size_t *n, struct ga_io_error *err)
@@ -38,18 +39,8 @@ static enum ga_io_status write_array_npy(const char *path, const struct ga_forma
 }
 
 static const struct ga_format *f32, *f16, *bf16;
-static uint64_t seed;
 static char data_dir[4096];
 static char tmp_dir[4096];
-
-/* splitmix64 */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
 
 /* dir/name in one of 8 rotating buffers: a few paths may be live at once. */
 static const char *join(const char *dir, const char *name)
@@ -421,10 +412,10 @@ static void test_liberal_headers(void **state)
 
 /* ---- writing ---- */
 
-static void fill_random(const struct ga_format *f, ga_bits *v, size_t n, uint64_t *rng)
+static void fill_random(const struct ga_format *f, ga_bits *v, size_t n, struct test_rng *rng)
 {
     for (size_t i = 0; i < n; i++)
-        v[i] = (ga_bits)(next_random(rng) & ga_all_ones(f));
+        v[i] = test_rng_encoding(rng, f);
 }
 
 /* Our file of make.py's values is byte for byte NumPy's (NumPy 1.24 also
@@ -487,7 +478,8 @@ static void test_written_header_layout(void **state)
     }
 }
 
-static void round_trip(const struct ga_format *f, enum ga_file_kind kind, size_t n, uint64_t *rng)
+static void round_trip(const struct ga_format *f, enum ga_file_kind kind, size_t n,
+                       struct test_rng *rng)
 {
     ga_bits *v = malloc((n + 1) * sizeof *v), *back;
     const char *p = tmp_path(kind == GA_FILE_NPY ? "round.npy" : "round.bin");
@@ -512,7 +504,7 @@ static void round_trip(const struct ga_format *f, enum ga_file_kind kind, size_t
 static void test_round_trips(void **state)
 {
     static const size_t sizes[] = { 0, 1, 2, 3, 16383, 16384, 16385, 100000 };
-    uint64_t rng = seed;
+    struct test_rng rng = test_rng(0);
 
     (void)state;
     for (int id = 0; id < GA_FORMAT_COUNT; id++)
@@ -705,7 +697,6 @@ static void test_detect(void **state)
 
 static int setup(void **state)
 {
-    const char *env = getenv("GELU_ACC_SEED");
     const char *src = getenv("top_srcdir");
     const char *tmp = getenv("TMPDIR");
 
@@ -713,8 +704,7 @@ static int setup(void **state)
     f32 = ga_format_get(GA_FLOAT32);
     f16 = ga_format_get(GA_FLOAT16);
     bf16 = ga_format_get(GA_BFLOAT16);
-    seed = env ? strtoull(env, NULL, 0) : 20240611u;
-    printf("# GELU_ACC_SEED=%llu\n", (unsigned long long)seed);
+    test_random_init();
     snprintf(data_dir, sizeof data_dir, "%s/tests/data/npy", src ? src : ".");
     if (access(data_dir, R_OK) != 0) {
         fprintf(stderr, "npy_test: no test data in %s (set top_srcdir)\n", data_dir);

@@ -3,8 +3,8 @@
  *
  * Independent references: decimal literals and strtod for tick values, a
  * small XML well-formedness checker below, and a reader of the path data
- * that walks the drawn coordinates.  Random tests use a fixed seed, printed,
- * overridable by GELU_ACC_SEED. */
+ * that walks the drawn coordinates.  Random tests draw from test_random.h
+ * (a fixed seed, printed, overridable by GELU_ACC_SEED). */
 #include <locale.h>
 #include <math.h>
 #include <setjmp.h>
@@ -19,25 +19,10 @@
 
 #include "plot/plot.h"
 #include "plot/svg.h"
+#include "test_random.h"
 
 /* The size a 65536-point scatter must stay under (the report's budget). */
 #define SCATTER_BUDGET 300000
-
-static uint64_t seed;
-
-static uint64_t next_random(uint64_t *s)
-{
-    /* xorshift64* (Vigna 2016): enough for test data. */
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 0x2545f4914f6cdd1dull;
-}
-
-static double uniform(uint64_t *s)
-{
-    return (double)(next_random(s) >> 11) / 9007199254740992.0;   /* [0, 1) */
-}
 
 /* ---- Helpers: writing to memory, well-formedness, path reading ---- */
 
@@ -453,12 +438,12 @@ static void test_ticks_invalid(void **state)
 static void test_ticks_linear_random(void **state)
 {
     (void)state;
-    uint64_t s = seed;
+    struct test_rng s = test_rng(0);
     for (int i = 0; i < 20000; i++) {
-        double scale = pow(10, floor(uniform(&s) * 16) - 8);
-        double a = (uniform(&s) * 2 - 1) * scale, b = (uniform(&s) * 2 - 1) * scale;
+        double scale = pow(10, floor(test_rng_uniform(&s) * 16) - 8);
+        double a = test_rng_between(&s, -scale, scale), b = test_rng_between(&s, -scale, scale);
         double lo = fmin(a, b), hi = fmax(a, b);
-        int max_count = 7 + (int)(uniform(&s) * 10);
+        int max_count = 7 + (int)(test_rng_uniform(&s) * 10);
         struct ga_ticks t;
         if (!(lo < hi))
             continue;
@@ -793,11 +778,11 @@ static void test_scatter_size(void **state)
     (void)state;
     enum { N = 65536 };
     static double x[N], y[N];
-    uint64_t s = seed;
+    struct test_rng s = test_rng(1);
     for (int i = 0; i < N; i++) {
-        x[i] = -12 + 24 * uniform(&s);
-        double r = uniform(&s);
-        y[i] = r < 0.05 ? 0 : r < 0.06 ? INFINITY : pow(10, -3 + 9 * uniform(&s));
+        x[i] = test_rng_between(&s, -12, 12);
+        double r = test_rng_uniform(&s);
+        y[i] = r < 0.05 ? 0 : r < 0.06 ? INFINITY : pow(10, -3 + 9 * test_rng_uniform(&s));
     }
     struct ga_series series = { .kind = GA_SERIES_POINTS, .label = "random", .x = x, .y = y,
                                 .n = N };
@@ -887,17 +872,17 @@ static void test_line_clipping_and_thinning(void **state)
 
 /* Random descriptions with awkward data (NaN, infinities, zeros, negative
  * values on log axes, out-of-range points): always written, well-formed. */
-static double awkward(uint64_t *s)
+static double awkward(struct test_rng *s)
 {
-    double r = uniform(s);
+    double r = test_rng_uniform(s);
     if (r < 0.03)
         return NAN;
     if (r < 0.06)
-        return uniform(s) < 0.5 ? INFINITY : -INFINITY;
+        return test_rng_uniform(s) < 0.5 ? INFINITY : -INFINITY;
     if (r < 0.10)
         return 0;
-    double mag = pow(10, uniform(s) * 60 - 30);
-    return uniform(s) < 0.3 ? -mag : mag;
+    double mag = pow(10, test_rng_uniform(s) * 60 - 30);
+    return test_rng_uniform(s) < 0.3 ? -mag : mag;
 }
 
 static void test_random_plots(void **state)
@@ -906,22 +891,23 @@ static void test_random_plots(void **state)
     enum { N = 300 };
     static double x[4][N], y[4][N];
     static const char *const cats[] = { "a", "b", "c&d", "\xe2\x89\xa5 e" };
-    uint64_t s = seed ^ 0x9e3779b97f4a7c15ull;
+    struct test_rng s = test_rng(2);
     for (int round = 0; round < 300; round++) {
         struct ga_series series[4];
-        int categorical = uniform(&s) < 0.2;
+        int categorical = test_rng_uniform(&s) < 0.2;
         for (int k = 0; k < 4; k++) {
             for (int i = 0; i < N; i++) {
-                x[k][i] = uniform(&s) < 0.5 ? awkward(&s) : -20 + 40 * uniform(&s);
+                x[k][i] = test_rng_uniform(&s) < 0.5 ? awkward(&s) : test_rng_between(&s, -20, 20);
                 y[k][i] = awkward(&s);
             }
-            enum ga_series_kind kind = (enum ga_series_kind)(int)(uniform(&s) * 4);
+            enum ga_series_kind kind = (enum ga_series_kind)(int)(test_rng_uniform(&s) * 4);
             if (kind == GA_SERIES_BARS && !categorical)
                 kind = GA_SERIES_LINE;
             series[k] = (struct ga_series){
-                .kind = kind, .label = uniform(&s) < 0.7 ? "series <k>" : NULL,
-                .x = x[k], .y = y[k], .n = (size_t)(uniform(&s) * N),
-                .color = (int)(uniform(&s) * 12), .dash = (enum ga_dash)(int)(uniform(&s) * 3),
+                .kind = kind, .label = test_rng_uniform(&s) < 0.7 ? "series <k>" : NULL,
+                .x = x[k], .y = y[k], .n = (size_t)(test_rng_uniform(&s) * N),
+                .color = (int)test_rng_below(&s, 12),
+                .dash = (enum ga_dash)test_rng_below(&s, 3),
             };
         }
         struct ga_marker markers[3];
@@ -929,25 +915,25 @@ static void test_random_plots(void **state)
             markers[k] = (struct ga_marker){ .axis = (enum ga_marker_axis)(k % 2),
                                              .value = awkward(&s), .label = "m & m" };
         struct ga_plot p = {
-            .title = uniform(&s) < 0.5 ? "random" : NULL,
-            .subtitle = uniform(&s) < 0.3 ? "sub" : NULL,
-            .series = series, .nseries = (size_t)(uniform(&s) * 5),
-            .markers = markers, .nmarkers = (size_t)(uniform(&s) * 4),
-            .legend = (enum ga_legend)(int)(uniform(&s) * 6),
+            .title = test_rng_uniform(&s) < 0.5 ? "random" : NULL,
+            .subtitle = test_rng_uniform(&s) < 0.3 ? "sub" : NULL,
+            .series = series, .nseries = (size_t)(test_rng_uniform(&s) * 5),
+            .markers = markers, .nmarkers = (size_t)(test_rng_uniform(&s) * 4),
+            .legend = (enum ga_legend)(int)(test_rng_uniform(&s) * 6),
         };
         for (int axis = 0; axis < 2; axis++) {
             struct ga_axis *a = axis ? &p.y : &p.x;
-            a->scale = (enum ga_scale)(int)(uniform(&s) * 3);
-            a->linthresh = uniform(&s) < 0.5 ? 0 : pow(10, uniform(&s) * 6 - 3);
-            if (uniform(&s) < 0.5) {
-                double lo = a->scale == GA_SCALE_LOG10 ? pow(10, uniform(&s) * 20 - 10)
-                                                       : -pow(10, uniform(&s) * 10 - 5);
+            a->scale = (enum ga_scale)(int)(test_rng_uniform(&s) * 3);
+            a->linthresh = test_rng_uniform(&s) < 0.5 ? 0 : pow(10, test_rng_uniform(&s) * 6 - 3);
+            if (test_rng_uniform(&s) < 0.5) {
+                double lo = a->scale == GA_SCALE_LOG10 ? pow(10, test_rng_uniform(&s) * 20 - 10)
+                                                       : -pow(10, test_rng_uniform(&s) * 10 - 5);
                 a->min = lo;
-                a->max = fabs(lo) * pow(10, uniform(&s) * 10 + 0.01);
+                a->max = fabs(lo) * pow(10, test_rng_uniform(&s) * 10 + 0.01);
             }
             if (axis == 1) {
-                a->low_band = uniform(&s) < 0.5 ? "0" : NULL;
-                a->high_band = uniform(&s) < 0.5 ? "NaN" : NULL;
+                a->low_band = test_rng_uniform(&s) < 0.5 ? "0" : NULL;
+                a->high_band = test_rng_uniform(&s) < 0.5 ? "NaN" : NULL;
             }
         }
         if (categorical) {
@@ -973,11 +959,7 @@ static void test_random_plots(void **state)
 static int setup(void **state)
 {
     (void)state;
-    const char *env = getenv("GELU_ACC_SEED");
-    seed = env ? strtoull(env, NULL, 0) : 20250214u;
-    if (seed == 0)
-        seed = 1;   /* xorshift needs a nonzero state */
-    printf("# GELU_ACC_SEED=%llu\n", (unsigned long long)seed);
+    test_random_init();
     return 0;
 }
 

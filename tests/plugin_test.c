@@ -10,8 +10,8 @@
  * Independent references: the same kernel called directly in this process
  * (so the transport is what is tested), and correctly rounded values of
  * gelu(x) = x Phi(x) computed with mpmath at 300 bits (gelu(1) = 0.841344746
- * 06854294859 -> 0x3f57625f).  Random inputs use a fixed seed, printed,
- * overridable by GELU_ACC_SEED. */
+ * 06854294859 -> 0x3f57625f).  Random inputs come from test_random.h (a
+ * fixed seed, printed, overridable by GELU_ACC_SEED). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>
@@ -36,19 +36,10 @@
 #include "formats/format.h"
 #include "isolation/bisect.h"
 #include "isolation/plugin.h"
+#include "test_random.h"
 
 static const struct ga_format *f32, *bf16;
-static uint64_t seed;
 static const char *plugin_dir;
-
-/* splitmix64 */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
 
 static ga_bits float_bits(float v)
 {
@@ -276,13 +267,13 @@ static void test_good_matches_direct(void **state)
     struct ga_plugin_options opt;
     struct ga_run_failure failure;
     struct ga_plugin *p;
-    uint64_t rng = seed;
+    struct test_rng rng = test_rng(0);
     int fds = count_fds();
 
     (void)state;
     need_plugins();
     for (size_t i = 0; i < N; i++)
-        in[i] = (ga_bits)next_random(&rng);
+        in[i] = test_rng_encoding(&rng, f32);
     direct_f32("good.so", "good_gelu_f32", in, ref, N);
     ga_plugin_default_options(&opt);
     opt.max_call = 4096;   /* 25 kernel calls per batch */
@@ -345,13 +336,13 @@ static void test_regressed_one_ulp(void **state)
     ga_bits in[N], good[N], bad[N];
     struct ga_run_failure failure;
     struct ga_plugin *pg, *pr;
-    uint64_t rng = seed ^ 0x1;
+    struct test_rng rng = test_rng(1);
     size_t one = 1234, differ = 0;
 
     (void)state;
     need_plugins();
     for (size_t i = 0; i < N; i++)   /* random floats in [-8, 8) */
-        in[i] = float_bits((float)((double)(next_random(&rng) >> 11) * 0x1p-53 * 16.0 - 8.0));
+        in[i] = float_bits((float)test_rng_between(&rng, -8.0, 8.0));
     in[one] = float_bits(1.0f);
     pg = open_plugin("good.so", "good_gelu_f32", f32, NULL);
     pr = open_plugin("regressed.so", "regressed_gelu_f32", f32, NULL);
@@ -437,7 +428,7 @@ static void test_crash_random(void **state)
     struct ga_plugin_options opt;
     struct ga_run_failure failure;
     struct ga_plugin *p;
-    uint64_t rng = seed ^ 0xc4a54;
+    struct test_rng rng = test_rng(0xc4a54);
 
     (void)state;
     need_plugins();
@@ -445,11 +436,11 @@ static void test_crash_random(void **state)
     opt.max_call = 1024;
     p = open_plugin("crashing.so", "crashing_gelu_f32", f32, &opt);
     for (int trial = 0; trial < 8; trial++) {
-        size_t n = 1 + next_random(&rng) % N, first = SIZE_MAX, last = 0, call;
+        size_t n = 1 + test_rng_below(&rng, N), first = SIZE_MAX, last = 0, call;
         /* Mostly safe inputs in [-4, 2); a few crashing ones. */
         for (size_t i = 0; i < n; i++) {
-            double u = (double)(next_random(&rng) >> 11) * 0x1p-53;
-            in[i] = float_bits((float)(next_random(&rng) % 200 == 0 ? 2.0 + u : -4.0 + 6.0 * u));
+            double u = test_rng_uniform(&rng);
+            in[i] = float_bits((float)(test_rng_below(&rng, 200) == 0 ? 2.0 + u : -4.0 + 6.0 * u));
         }
         for (size_t i = 0; i < n; i++)
             if (crashes(in[i])) {
@@ -519,14 +510,13 @@ static void test_two_threads(void **state)
     enum { N = 2000, ROUNDS = 20 };
     ga_bits *in = malloc(2 * N * sizeof *in), *ref = malloc(2 * N * sizeof *ref);
     struct ga_plugin *crashing, *good;
-    uint64_t rng = seed ^ 0x2;
+    struct test_rng rng = test_rng(2);
     int failures[2] = { 0, 0 }, fds = count_fds();
 
     (void)state;
     need_plugins();
     for (size_t i = 0; i < 2 * N; i++) {   /* inputs in [-4, 2), safe for crashing.so */
-        double u = (double)(next_random(&rng) >> 11) * 0x1p-53;
-        in[i] = float_bits((float)(-4.0 + 6.0 * u));
+        in[i] = float_bits((float)test_rng_between(&rng, -4.0, 2.0));
     }
     direct_f32("good.so", "good_gelu_f32", in, ref, 2 * N);
     crashing = open_plugin("crashing.so", "crashing_gelu_f32", f32, NULL);
@@ -624,13 +614,10 @@ static void test_narrow_logic(void **state)
 
 static int setup(void **state)
 {
-    const char *env = getenv("GELU_ACC_SEED");
-
     (void)state;
     f32 = ga_format_get(GA_FLOAT32);
     bf16 = ga_format_get(GA_BFLOAT16);
-    seed = env ? strtoull(env, NULL, 0) : 20240611u;
-    printf("# GELU_ACC_SEED=%llu\n", (unsigned long long)seed);
+    test_random_init();
     plugin_dir = getenv("GELU_ACC_PLUGIN_DIR");
     if (plugin_dir == NULL || plugin_dir[0] == '\0') {
         plugin_dir = NULL;

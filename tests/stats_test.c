@@ -15,27 +15,22 @@
 #include "sweep/histogram.h"
 #include "sweep/region.h"
 #include "sweep/stats.h"
+#include "test_random.h"
 
 static const struct ga_format *f16;
-static unsigned long seed;
 
-/* splitmix64: a fixed, portable stream for a given seed. */
-static uint64_t rng_state;
+/* One stream shared by the sample makers below; each test restarts it. */
+static struct test_rng stream;
 static uint64_t rng(void)
 {
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return test_rng_next(&stream);
 }
 
 static int setup(void **state)
 {
     (void)state;
-    const char *env = getenv("GELU_ACC_SEED");
     f16 = ga_format_get(GA_FLOAT16);
-    seed = env ? strtoul(env, NULL, 0) : 20250101UL;
-    printf("# seed %lu (GELU_ACC_SEED)\n", seed);
+    test_random_init();
     return 0;
 }
 
@@ -133,7 +128,7 @@ static void test_regions_partition(void **state)
 static void test_ulp_bins(void **state)
 {
     (void)state;
-    rng_state = seed;
+    stream = test_rng(0);
     assert_int_equal(ga_ulp_bin(0.0), 0);
     assert_true(ga_ulp_bin_upper(0) == 0.0);
     assert_int_equal(ga_ulp_bin(INFINITY), GA_ULP_BINS - 1);
@@ -458,7 +453,7 @@ struct sample {
 
 static void make_samples(struct sample *v, size_t n)
 {
-    rng_state = seed;
+    stream = test_rng(0);
     for (size_t i = 0; i < n; i++) {
         ga_bits x = (ga_bits)(rng() & 0xffff);
         double xv = ga_decode(f16, x);
@@ -691,13 +686,6 @@ static struct ga_truth truth_of_kind(const struct ga_format *f, int kind, ga_bit
     }
 }
 
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* The truth of input x: a function of x, as in a sweep (points are told
  * apart by x and y), of one kind over stretches of 64 consecutive encodings,
  * and the same for 8 consecutive ones now and then, or for all 64 when
@@ -705,16 +693,16 @@ static uint64_t mix64(uint64_t z)
 static struct ga_truth truth_for(const struct ga_format *f, ga_bits x, uint64_t salt,
                                  int one_kind, bool ties)
 {
-    uint64_t saved = rng_state;
+    struct test_rng saved = stream;
     struct ga_truth t;
-    rng_state = mix64((x >> 6) ^ salt);
+    stream.state = test_mix64((x >> 6) ^ salt);
     int kind = one_kind >= 0 ? one_kind : (int)(rng() % 8);
     kind = kind >= KINDS ? (int)(rng() % 3) : kind;  /* more of the common kinds */
     bool shared = rng() % 4 == 0;
-    rng_state = mix64((ties ? (x >> 6) | (uint64_t)1 << 41
-                       : shared ? (x >> 3) | (uint64_t)1 << 40 : x) ^ salt * 3);
+    stream.state = test_mix64((ties ? (x >> 6) | (uint64_t)1 << 41
+                               : shared ? (x >> 3) | (uint64_t)1 << 40 : x) ^ salt * 3);
     t = truth_of_kind(f, kind, x);
-    rng_state = saved;
+    stream = saved;
     return t;
 }
 
@@ -798,7 +786,7 @@ static void test_batch_shortcuts(void **state)
     assert_non_null(xs);
     assert_non_null(ys);
     assert_non_null(ts);
-    rng_state = seed;
+    stream = test_rng(0);
     for (int id = 0; id < GA_FORMAT_COUNT; id++) {
         const struct ga_format *f = ga_format_get((enum ga_format_id)id);
         for (int round = 0; round < 10; round++) {

@@ -5,9 +5,10 @@
  * weighted towards the tails, the thresholds, subnormals and the inputs
  * whose results lie nearest to a rounding boundary.
  *
- * GELU_ACC_SEED sets the random seed; GELU_ACC_TEST_SCALE (default 1)
- * multiplies the float32 sample sizes: the default compares about 3.4e5
- * float32 inputs with MPFR (7 s), 3 about 10^6 (16 s). */
+ * Random inputs come from test_random.h: GELU_ACC_SEED sets the seed;
+ * GELU_ACC_TEST_SCALE (default 1) multiplies the float32 sample sizes: the
+ * default compares about 3.4e5 float32 inputs with MPFR (7 s), 3 about 10^6
+ * (16 s). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,29 +24,11 @@
 #include "formats/round_mpfr.h"
 #include "truth/fast.h"
 #include "truth/fast_internal.h"
+#include "test_random.h"
 
 static const struct ga_format *f32, *f16, *bf16;
-static uint64_t seed;
-static double scale = 1;
+static struct test_rng rng;
 static unsigned long mpfr_checked;  /* float32 inputs compared with MPFR */
-
-static uint32_t next_random(void)
-{
-    seed = seed * 6364136223846793005u + 1442695040888963407u;
-    return (uint32_t)(seed >> 32);
-}
-
-/* A uniform double in [0, 1). */
-static double uniform(void)
-{
-    uint64_t r = (uint64_t)next_random() << 21 ^ next_random();
-    return (double)(r & ((1ull << 53) - 1)) * 0x1p-53;
-}
-
-static size_t scaled(size_t n)
-{
-    return (size_t)((double)n * scale);
-}
 
 static ga_bits float_bits(float v)
 {
@@ -125,8 +108,8 @@ static void test_helpers(void **state)
 {
     (void)state;
     for (size_t k = 0; k < 1000000; k++) {
-        ga_bits x = next_random();
-        uint64_t bits = (uint64_t)next_random() << 32 | next_random();
+        ga_bits x = test_rng_encoding(&rng, f32);
+        uint64_t bits = test_rng_next(&rng);
         double v;
 
         if (ga_classify(f32, x) != GA_NAN && ga_classify(f32, x) != GA_INFINITE)
@@ -141,10 +124,11 @@ static void test_helpers(void **state)
             assert_int_equal(ga_fast_round_float32_normal(v), float_bits((float)v));
     }
     for (size_t k = 0; k < 100000; k++) {
-        int ea = (int)(next_random() % 200) - 100, eb = (int)(next_random() % 200) - 100;
-        double a = (uniform() - 0.5) * ldexp(1, ea), b = (uniform() - 0.5) * ldexp(1, eb);
+        int ea = (int)test_rng_below(&rng, 200) - 100, eb = (int)test_rng_below(&rng, 200) - 100;
+        double a = (test_rng_uniform(&rng) - 0.5) * ldexp(1, ea);
+        double b = (test_rng_uniform(&rng) - 0.5) * ldexp(1, eb);
         double lo, hi = ga_fast_two_prod(a, b, &lo);
-        double c = (uniform() - 0.5) * ldexp(1, (int)(next_random() % 62));
+        double c = (test_rng_uniform(&rng) - 0.5) * ldexp(1, (int)test_rng_below(&rng, 62));
         assert_true(hi == a * b && lo == fma(a, b, -hi));
         assert_true(ga_fast_floor(c) == floor(c));
         assert_true(ga_fast_floor(nearbyint(c)) == nearbyint(c));
@@ -240,8 +224,10 @@ static void check_tiny_samples(enum ga_function fn, const struct ga_format *f, g
         assert_true(region_holds(fn, f, TINY, sign | (m - (ga_bits)k)));
     for (size_t k = 1; k <= far; k++)
         assert_true(region_holds(fn, f, TINY, sign | (ga_bits)((uint64_t)m * k / far)));
-    for (size_t k = 0; k < far; k++)
-        assert_true(region_holds(fn, f, TINY, sign | (1 + next_random() % (first_normal - 1))));
+    for (size_t k = 0; k < far; k++) {
+        ga_bits subnormal = test_rng_encoding_in(&rng, 1, first_normal - 1);
+        assert_true(region_holds(fn, f, TINY, sign | subnormal));
+    }
 }
 
 static void test_thresholds_tight(void **state)
@@ -273,11 +259,11 @@ static void test_thresholds_hold_beyond(void **state)
     (void)state;
     for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
         const struct ga_fast_thresholds *th = ga_fast_thresholds(fn, f32);
-        check_monotone_threshold(fn, f32, RIGHT, th->right, scaled(2000), scaled(2000));
+        check_monotone_threshold(fn, f32, RIGHT, th->right, test_scaled(2000), test_scaled(2000));
         check_monotone_threshold(fn, f32, LEFT, th->left,
-                                 scaled(fn == GA_GELU ? 300 : 2000), scaled(2000));
-        check_tiny_samples(fn, f32, th->tiny_pos, scaled(2000), scaled(2000));
-        check_tiny_samples(fn, f32, th->tiny_neg, scaled(2000), scaled(2000));
+                                 test_scaled(fn == GA_GELU ? 300 : 2000), test_scaled(2000));
+        check_tiny_samples(fn, f32, th->tiny_pos, test_scaled(2000), test_scaled(2000));
+        check_tiny_samples(fn, f32, th->tiny_neg, test_scaled(2000), test_scaled(2000));
     }
 }
 
@@ -296,7 +282,7 @@ static void test_all_16bit_inputs(void **state)
 /* A float32 with |x| log-uniform in [lo, hi], of the given sign. */
 static ga_bits log_uniform(double lo, double hi, int negative)
 {
-    float x = (float)(lo * pow(hi / lo, uniform()));
+    float x = (float)(lo * pow(hi / lo, test_rng_uniform(&rng)));
     return float_bits(negative ? -x : x);
 }
 
@@ -306,14 +292,14 @@ static void test_float32_random(void **state)
 {
     (void)state;
     for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
-        for (size_t k = 0; k < scaled(60000); k++) {
+        for (size_t k = 0; k < test_scaled(60000); k++) {
             check_agree(fn, f32, log_uniform(4e-8, 16, 0));
             check_agree(fn, f32, log_uniform(4e-8, 3, 1));
         }
         /* MPFR costs 0.1-0.6 ms an input for GELU below -3 */
-        for (size_t k = 0; k < scaled(fn == GA_GELU ? 1500 : 20000); k++) {
-            check_agree(fn, f32, float_bits((float)(-3 - 17 * uniform())));
-            check_agree(fn, f32, float_bits((float)(4 + 4 * uniform())));
+        for (size_t k = 0; k < test_scaled(fn == GA_GELU ? 1500 : 20000); k++) {
+            check_agree(fn, f32, float_bits((float)(-3 - 17 * test_rng_uniform(&rng))));
+            check_agree(fn, f32, float_bits((float)(4 + 4 * test_rng_uniform(&rng))));
         }
     }
 }
@@ -365,14 +351,14 @@ static double boundary_margin(enum ga_function fn, ga_bits x)
 
 static void test_float32_near_boundaries(void **state)
 {
-    size_t scan = scaled(1000000), keep = scaled(400);
+    size_t scan = test_scaled(1000000), keep = test_scaled(400);
     struct candidate *c = malloc(scan * sizeof *c);
     (void)state;
     for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
         const struct ga_fast_thresholds *th = ga_fast_thresholds(fn, f32);
         size_t n = 0, fallbacks = 0;
         while (n < scan) {
-            ga_bits x = next_random();
+            ga_bits x = test_rng_encoding(&rng, f32);
             ga_bits m = x & 0x7fffffff;
             if (x & 0x80000000 ? m <= (th->tiny_neg & 0x7fffffff) || m >= (th->left & 0x7fffffff)
                                : m <= th->tiny_pos || m >= th->right)
@@ -402,8 +388,8 @@ static void test_double_bounds_hold(void **state)
     for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
         double lo = fn == GA_GELU ? GA_FAST_GELU_DOUBLE_MIN : GA_FAST_TANH_DOUBLE_MIN;
         double worst = 0, bound = 0;
-        for (size_t k = 0; k < scaled(fn == GA_GELU ? 600 : 6000); k++) {
-            ga_bits x = float_bits((float)(lo + (40 - lo) * uniform()));
+        for (size_t k = 0; k < test_scaled(fn == GA_GELU ? 600 : 6000); k++) {
+            ga_bits x = float_bits((float)(lo + (40 - lo) * test_rng_uniform(&rng)));
             struct ga_truth t = mpfr_truth(fn, f32, x);
             double rel_err, v = fn == GA_GELU ? ga_fast_gelu_double(ga_decode(f32, x), &rel_err)
                                               : ga_fast_gelu_tanh_double(ga_decode(f32, x), &rel_err);
@@ -424,7 +410,7 @@ static void test_left_tail_exact(void **state)
     (void)state;
     for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
         double start = fn == GA_GELU ? -GA_FAST_GELU_DOUBLE_MIN : -GA_FAST_TANH_DOUBLE_MIN;
-        for (size_t k = 0; k < scaled(3000); k++)
+        for (size_t k = 0; k < test_scaled(3000); k++)
             check_agree(fn, f32, log_uniform(start, 3e38, 1));
         /* every encoding just beyond the switch to the tail */
         for (ga_bits m = float_bits((float)start) - 200; m < float_bits((float)start) + 200; m++)
@@ -480,8 +466,8 @@ static void test_libm_assumption(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
         double worst = 0;
-        for (size_t k = 0; k < scaled(ranges[i].n); k++) {
-            double t = ranges[i].lo + (ranges[i].hi - ranges[i].lo) * uniform();
+        for (size_t k = 0; k < test_scaled(ranges[i].n); k++) {
+            double t = ranges[i].lo + (ranges[i].hi - ranges[i].lo) * test_rng_uniform(&rng);
             worst = fmax(worst, libm_error(ranges[i].which, t));
         }
         printf("# %s: largest relative error seen %.2f * 2^-52\n", ranges[i].name, worst * 0x1p52);
@@ -499,7 +485,7 @@ static void test_batch_and_threads(void **state)
     struct ga_truth *serial = malloc(N * sizeof *serial), *parallel = malloc(N * sizeof *parallel);
     (void)state;
     for (size_t i = 0; i < N; i++)
-        x[i] = i % 3 == 0 ? next_random() : log_uniform(1e-9, 16, (int)(i & 1));
+        x[i] = i % 3 == 0 ? test_rng_encoding(&rng, f32) : log_uniform(1e-9, 16, (int)(i & 1));
     for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
         assert_int_equal(ga_truth_fast_batch(fn, f32, x, serial, N), 0);
         for (size_t i = 0; i < N; i += 97) {
@@ -546,14 +532,8 @@ int main(void)
         cmocka_unit_test(test_libm_assumption),
         cmocka_unit_test(test_batch_and_threads),
     };
-    const char *env = getenv("GELU_ACC_SEED");
-    const char *scale_env = getenv("GELU_ACC_TEST_SCALE");
 
-    seed = env ? strtoull(env, NULL, 0) : 20261130;
-    if (scale_env && atof(scale_env) > 0)
-        scale = atof(scale_env);
-    printf("# seed %llu (set GELU_ACC_SEED to change), scale %g (GELU_ACC_TEST_SCALE)\n",
-           (unsigned long long)seed, scale);
+    rng = test_rng(0);
     f32 = ga_format_get(GA_FLOAT32);
     f16 = ga_format_get(GA_FLOAT16);
     bf16 = ga_format_get(GA_BFLOAT16);

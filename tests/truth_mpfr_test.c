@@ -16,6 +16,7 @@
 #include <mpfr.h>
 
 #include "truth/truth.h"
+#include "test_random.h"
 
 static const struct ga_format *f32, *f16, *bf16;
 
@@ -250,20 +251,13 @@ static ga_bits second_method(enum ga_function fn, const struct ga_format *f, dou
     return out;
 }
 
-static uint64_t seed;
-
-static uint32_t next_random(void)
-{
-    seed = seed * 6364136223846793005u + 1442695040888963407u;
-    return (uint32_t)(seed >> 32);
-}
-
 static void test_second_method(void **state)
 {
+    struct test_rng rng = test_rng(0);
     (void)state;
     for (int i = 0; i < 20000; i++) {
         /* float32 inputs in (-9, 9), log-uniform in magnitude */
-        uint32_t r = next_random();
+        uint32_t r = (uint32_t)test_rng_next(&rng);
         double x = ldexp(1 + (r & 0xffffff) * 0x1p-24, (int)(r >> 24) % 40 - 37);
         if (r & 0x80)
             x = -x;
@@ -320,9 +314,7 @@ int main(void)
         cmocka_unit_test(test_second_method),
         cmocka_unit_test(test_all_16bit_decided),
     };
-    const char *env = getenv("GELU_ACC_SEED");
-    seed = env ? strtoull(env, NULL, 0) : 20261129;
-    printf("# seed %llu (set GELU_ACC_SEED to change)\n", (unsigned long long)seed);
+    test_random_init();
     f32 = ga_format_get(GA_FLOAT32);
     f16 = ga_format_get(GA_FLOAT16);
     bf16 = ga_format_get(GA_BFLOAT16);

@@ -57,22 +57,30 @@ const char *ga_text_exact(const struct ga_exact *e, char buf[GA_TEXT_LEN])
     return ga_text_exact_digits(e, 9, buf);
 }
 
+bool ga_text_interval_empty(const struct ga_format *f, const struct ga_faithful_interval *fi,
+                            ga_bits *nearest)
+{
+    bool below = fi->has_lo && ga_decode(f, fi->lo) >= ga_decode(f, fi->extent_hi);
+    bool above = fi->has_hi && ga_decode(f, fi->hi) <= ga_decode(f, fi->extent_lo);
+
+    if (!fi->exists || !fi->has_extent || !(below || above))
+        return false;
+    if (nearest)
+        *nearest = below ? fi->lo : fi->hi;
+    return true;
+}
+
 const char *ga_text_interval(const struct ga_format *f, const struct ga_faithful_interval *fi,
                                char buf[GA_INTERVAL_LEN])
 {
     char lo[GA_TEXT_LEN], hi[GA_TEXT_LEN];
 
     if (!fi->exists) {
-        snprintf(buf, GA_INTERVAL_LEN, "none (an input +-0 is not faithful)");
+        snprintf(buf, GA_INTERVAL_LEN, "none");
         return buf;
     }
-    /* nothing measured lies between the unfaithful inputs nearest 0 */
-    if (fi->has_extent
-        && ((fi->has_lo && ga_decode(f, fi->lo) >= ga_decode(f, fi->extent_hi))
-            || (fi->has_hi && ga_decode(f, fi->hi) <= ga_decode(f, fi->extent_lo)))) {
-        snprintf(buf, GA_INTERVAL_LEN, "none (unfaithful at x = %s, the measured input nearest 0)",
-                 ga_text_value(f, fi->has_lo && ga_decode(f, fi->lo) >= ga_decode(f, fi->extent_hi)
-                                      ? fi->lo : fi->hi, lo));
+    if (ga_text_interval_empty(f, fi, NULL)) {
+        snprintf(buf, GA_INTERVAL_LEN, "empty");
         return buf;
     }
     /* an open end at the unfaithful input nearest 0; otherwise the measured

@@ -22,13 +22,19 @@ const char *ga_text_stat(double v, char buf[GA_TEXT_LEN]);
 const char *ga_text_value(const struct ga_format *f, ga_bits x, char buf[GA_TEXT_LEN]);
 /* A percentage of count/total with 3 decimals ("99.998"), "-" for total 0. */
 const char *ga_text_percent(uint64_t count, uint64_t total, char buf[GA_TEXT_LEN]);
-/* An exact value, "-1.0444259e-07" or "-0.61*2^-1099511627776". */
+/* An exact value: "-1.0444259e-07", "-0.61*2^-5000000000" outside the double
+ * range, "-<2^-1099511627776" below GA_EXACT_EXP_MIN. */
 const char *ga_text_exact(const struct ga_exact *e, char buf[GA_TEXT_LEN]);
 /* The same with a chosen number of significant digits (17: every bit). */
 const char *ga_text_exact_digits(const struct ga_exact *e, int digits,
                                    char buf[GA_TEXT_LEN]);
 /* The faithful interval as "(lo, hi)" with -inf/inf for a side that is
  * faithful all the way, or "none". */
+/* Whether the faithful interval holds no measured input: the unfaithful input
+ * nearest 0 (*nearest, when not NULL) lies beyond every measured input on
+ * the other side of 0. */
+bool ga_text_interval_empty(const struct ga_format *f, const struct ga_faithful_interval *fi,
+                            ga_bits *nearest);
 const char *ga_text_interval(const struct ga_format *f, const struct ga_faithful_interval *fi,
                                char buf[GA_INTERVAL_LEN]);
 

@@ -39,6 +39,7 @@ int ga_write_text(FILE *out, const struct ga_result *r)
     const struct ga_summary *all = &r->region[GA_REGION_ALL];
     char a[GA_TEXT_LEN], b[GA_TEXT_LEN], c[GA_TEXT_LEN], d[GA_TEXT_LEN];
     char interval[GA_INTERVAL_LEN];
+    ga_bits nearest;
 
     fprintf(out, "%s on %s against %s (domain %s, %s oracle)\n", r->impl, f->name,
             ga_function_name(r->reference), r->domain, r->oracle == GA_ORACLE_FAST ? "fast" : "mpfr");
@@ -65,8 +66,14 @@ int ga_write_text(FILE *out, const struct ga_result *r)
             (unsigned long long)all->inf, (unsigned long long)all->wrong_zero_sign);
     for (int i = 0; i < GA_FAULT_COUNT; i++)
         print_fault(out, f, (enum ga_fault)i, &all->first_fault[i]);
-    ga_text_interval(f, &all->faithful_interval, interval);
-    fprintf(out, "  faithful   %s%s", interval[0] == 'n' ? "" : "on ", interval);
+    if (!all->faithful_interval.exists) {
+        fputs("  faithful   nowhere around 0: an input +-0 is not faithful", out);
+    } else if (ga_text_interval_empty(f, &all->faithful_interval, &nearest)) {
+        fprintf(out, "  faithful   on no measured input around 0: unfaithful at x = %s",
+                ga_text_value(f, nearest, a));
+    } else {
+        fprintf(out, "  faithful   on %s", ga_text_interval(f, &all->faithful_interval, interval));
+    }
     /* below the least measured input nothing is known */
     if (all->has_zero_below && ga_sign(f, all->zero_below)
         && !(all->faithful_interval.has_extent && all->zero_below == all->faithful_interval.extent_lo))
