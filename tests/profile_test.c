@@ -44,6 +44,10 @@ static void test_bins(void **state)
     assert_int_equal(ga_profile_bin(1.0 - 0x1p-30), 1087);
     assert_int_equal(ga_profile_bin(16.0 - 0x1p-20), 2047);   /* float32's largest below 16 */
     assert_int_equal(ga_profile_bin(-0x1p-40), 1023);
+    /* values whose sum with 16 would round: still in the bin that holds them */
+    assert_int_equal(ga_profile_bin(-0x1p-50), 1023);
+    assert_int_equal(ga_profile_bin(-0x1p-149), 1023);
+    assert_int_equal(ga_profile_bin(16.0 - 0x1p-49), 2047);
     assert_int_equal(ga_profile_bin(16.0), -1);
     assert_int_equal(ga_profile_bin(-16.0 - 0x1p-40), -1);
     assert_int_equal(ga_profile_bin(INFINITY), -1);

@@ -32,11 +32,20 @@ void ga_profile_add_batch(struct ga_profile *p, const ga_bits *x, const ga_bits 
                           const struct ga_truth *t, size_t n);
 void ga_profile_merge(struct ga_profile *into, const struct ga_profile *from);
 
-/* The bin of input value x, or -1 outside [-16, 16) (NaN included). */
+/* The bin of input value x, or -1 outside [-16, 16) (NaN included).  x * 64
+ * is exact and so is its floor, taken without a call (truncation, one down
+ * for a negative fraction): every input lands in the bin that holds it
+ * (adding 16 first would round: -2^-50 landed in [0, 1/64)). */
 static inline int ga_profile_bin(double x)
 {
-    double position = (x + GA_PROFILE_RANGE) * (GA_PROFILE_BINS / (2 * GA_PROFILE_RANGE));
-    return position >= 0 && position < GA_PROFILE_BINS ? (int)position : -1;
+    double scaled = x * (GA_PROFILE_BINS / (2 * GA_PROFILE_RANGE));
+    int below;
+
+    if (!(x >= -GA_PROFILE_RANGE && x < GA_PROFILE_RANGE))
+        return -1;
+    below = (int)scaled;
+    below -= scaled < below;
+    return below + GA_PROFILE_BINS / 2;
 }
 /* The centre of bin b. */
 double ga_profile_bin_center(int b);
