@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-node';
 import { encodeModel, graphOpTypes, ELEM } from './onnx-model.mjs';
@@ -43,7 +43,10 @@ if (!opt.out) {
   process.exit(2);
 }
 const version = JSON.parse(readFileSync(new URL('./node_modules/onnxruntime-node/package.json', import.meta.url))).version;
-const geluAcc = (...args) => execFileSync(opt['gelu-acc'], args, { encoding: 'utf8', maxBuffer: 1 << 26 });
+// Run in the output directory with relative names, so that the graded JSON
+// names its inputs file as the manifest does.
+const program = opt['gelu-acc'].includes('/') ? resolve(opt['gelu-acc']) : opt['gelu-acc'];
+const geluAcc = (...args) => execFileSync(program, args, { cwd: opt.out, encoding: 'utf8', maxBuffer: 1 << 26 });
 
 function modelFor(variant, format) {
   return encodeModel({
@@ -101,7 +104,7 @@ const sidecar = { library: 'onnxruntime-node', version, provider: 'CPUExecutionP
 for (const format of opt.formats.split(',')) {
   const domain = format === 'float32' ? opt['float32-domain'] : 'all';
   const inputs = `inputs-${format}.npy`;
-  geluAcc('inputs', '--format', format, '--domain', domain, '-o', join(opt.out, inputs), '--force');
+  geluAcc('inputs', '--format', format, '--domain', domain, '-o', inputs, '--force');
   for (const variant of VARIANTS) {
     const section = `onnxruntime-${variant.name}-${format}`;
     const record = { section, operator: variant.describe, format, reference: variant.reference, domain };
@@ -116,8 +119,8 @@ for (const format of opt.formats.split(',')) {
       const started = Date.now();
       await run(opened.session, format, join(opt.out, inputs), join(opt.out, outputs));
       const seconds = (Date.now() - started) / 1000;
-      const json = geluAcc('grade', '--format', format, '--inputs', join(opt.out, inputs),
-        '--outputs', join(opt.out, outputs), '--reference', variant.reference, '--name', section, '--json');
+      const json = geluAcc('grade', '--format', format, '--inputs', inputs, '--outputs', outputs,
+        '--reference', variant.reference, '--name', section, '--json');
       writeFileSync(join(opt.out, graded), json);
       Object.assign(record, { outputs, inputs, graded, graph: opened.graph, seconds });
       lines.push(`kernel = outputs:${outputs}`, `inputs = ${inputs}`, `domain = ${domain}`,
@@ -126,7 +129,7 @@ for (const format of opt.formats.split(',')) {
     }
     sidecar.variants.push(record);
     manifest.push(...lines, '');
-    console.log(`${section}: ${record.unsupported ?? `graded in ${gradedSummary(join(opt.out, `${section}.json`))}`}`);
+    console.log(`${section}: ${record.unsupported ?? `graded, ${gradedSummary(join(opt.out, `${section}.json`))}`}`);
   }
 }
 writeFileSync(join(opt.out, 'manifest'), manifest.join('\n'));
