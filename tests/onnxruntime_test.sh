@@ -6,6 +6,8 @@
 . "${top_srcdir:-.}/tests/tap.sh"
 src=${top_srcdir:-.}
 ort=$src/tools/onnxruntime
+# An absolute path: the checks run in other directories.
+GELU_ACC=$(cd "$(dirname "$GELU_ACC")" && pwd)/$(basename "$GELU_ACC")
 
 if ! command -v node >/dev/null || [ ! -f "$ort/node_modules/onnxruntime-node/package.json" ]; then
     echo "1..0 # SKIP node or tools/onnxruntime/node_modules (make real-onnxruntime installs it) missing"

@@ -6,6 +6,8 @@
 # virtual environment, offline.
 . "${top_srcdir:-.}/tests/tap.sh"
 src=${top_srcdir:-.}
+# An absolute path: the checks run in other directories.
+GELU_ACC=$(cd "$(dirname "$GELU_ACC")" && pwd)/$(basename "$GELU_ACC")
 
 py=
 for candidate in ${PYTHON:+"$PYTHON"} python3 /usr/bin/python3; do
