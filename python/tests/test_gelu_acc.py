@@ -1,6 +1,5 @@
 """Tests of the gelu_acc module against the gelu-acc program ($GELU_ACC or PATH).
 unittest classes, so that both pytest and 'python3 -m unittest' run them."""
-import math
 import os
 import shutil
 import subprocess
