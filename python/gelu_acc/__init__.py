@@ -1,0 +1,147 @@
+"""Grade a GELU kernel against gelu-acc's correctly rounded truth, from Python.
+
+    report = gelu_acc.grade(fn, "bfloat16")            # the JSON summary, a dict
+    gelu_acc.assert_accuracy(fn, "bfloat16", baseline="gelu.baseline")
+
+``fn`` takes a NumPy array of inputs and returns the outputs in the same
+format: float32 and float16 as np.float32 and np.float16, bfloat16 as its
+uint16 encodings (NumPy has no bfloat16).  Outputs of another dtype are
+refused, not converted: ``to_bfloat16`` rounds float32 results explicitly.
+The work is done by the gelu-acc program (``inputs``, ``grade``, ``check``),
+found through the ``program`` argument, $GELU_ACC, or $PATH; its failures
+raise UsageError (exit 2), AccuracyRegression (exit 1 from check),
+OracleCapError (exit 3) or GeluAccError, with its message and exit status.
+"""
+import json
+import os
+import tempfile
+
+import numpy as np
+
+from . import baseline as _baseline
+from .errors import AccuracyRegression, GeluAccError, OracleCapError, ProgramNotFound, UsageError
+from .formats import DTYPES, check_outputs, dtype_for, from_bfloat16, to_bfloat16
+from .program import find_program, run
+
+__version__ = "0.1.0"
+__all__ = ["grade", "assert_accuracy", "inputs", "to_bfloat16", "from_bfloat16", "find_program",
+           "DTYPES", "GeluAccError", "UsageError", "AccuracyRegression", "OracleCapError",
+           "ProgramNotFound"]
+
+
+def _options(threads=None, oracle=None):
+    return (["--threads", str(threads)] if threads is not None else []) + \
+           (["--oracle", oracle] if oracle is not None else [])
+
+
+def _write_inputs(program, path, format_name, domain):
+    """Writes the domain's inputs (all, random:N, stride:K, range:A:B, file:PATH)."""
+    run(program, ["inputs", "--format", format_name, "-o", path, "--force"]
+        + (["--domain", domain] if domain is not None else []))
+
+
+def _compute(fn, format_name, inputs_path, outputs_path, batch):
+    """Calls fn on the inputs (all at once, or ``batch`` at a time) and saves
+    its outputs, refusing any of the wrong dtype or length."""
+    x = np.load(inputs_path, mmap_mode="r")
+    if batch is None:
+        xs = np.array(x)
+        y = fn(xs)
+        check_outputs(format_name, xs, y)
+        np.save(outputs_path, y)
+        return
+    out = np.lib.format.open_memmap(outputs_path, mode="w+", dtype=dtype_for(format_name),
+                                    shape=x.shape)
+    for start in range(0, x.shape[0], batch):
+        xs = np.array(x[start:start + batch])
+        y = fn(xs)
+        check_outputs(format_name, xs, y)
+        out[start:start + batch] = y
+    out.flush()
+    del out
+
+
+def _kernel_name(fn):
+    name = getattr(fn, "__name__", type(fn).__name__)
+    return "kernel" if name.startswith("<") else name
+
+
+def inputs(format_name, domain=None, program=None):
+    """The inputs of a domain as a NumPy array (bfloat16: uint16 encodings)."""
+    dtype_for(format_name)
+    program = find_program(program)
+    with tempfile.TemporaryDirectory(prefix="gelu-acc-") as tmp:
+        path = os.path.join(tmp, "inputs.npy")
+        _write_inputs(program, path, format_name, domain)
+        return np.load(path)
+
+
+def grade(fn, format_name, domain=None, reference="gelu", name=None, program=None,
+          workdir=None, batch=None, threads=None, oracle=None):
+    """Runs fn on the inputs of ``domain`` (default: every input of a 16-bit
+    format, every 4096th float32) and returns gelu-acc's JSON summary of its
+    accuracy against ``reference`` (gelu or gelu_tanh) as a dict: count,
+    correctly_rounded, faithful, max_ulp, ..., regions (README, "JSON").
+    ``workdir`` keeps the inputs and outputs files there (default: a
+    temporary directory); ``batch`` calls fn on that many inputs at a time."""
+    dtype_for(format_name)
+    program = find_program(program)
+    with tempfile.TemporaryDirectory(prefix="gelu-acc-") as tmp:
+        folder = tmp if workdir is None else os.fspath(workdir)
+        inputs_path = os.path.join(folder, "inputs-%s.npy" % format_name)
+        outputs_path = os.path.join(folder, "outputs-%s.npy" % format_name)
+        _write_inputs(program, inputs_path, format_name, domain)
+        _compute(fn, format_name, inputs_path, outputs_path, batch)
+        text = run(program, ["grade", "--format", format_name, "--inputs", inputs_path,
+                             "--outputs", outputs_path, "--reference", reference,
+                             "--name", name or _kernel_name(fn), "--json"]
+                   + _options(threads, oracle))
+    return json.loads(text)[0]
+
+
+def assert_accuracy(fn, format_name, baseline, section=None, domain=None, update=False,
+                    program=None, batch=None, threads=None):
+    """Checks fn against the bounds of one section of a gelu-acc baseline file:
+    the section named ``section``, else the only one with 'kernel =
+    outputs:FILE' and this format.  Writes its inputs and outputs files where
+    the section says (relative to the baseline file), runs 'gelu-acc check' on
+    that section alone and returns its report.  Raises AccuracyRegression (an
+    AssertionError) listing each exceeded bound.  ``update=True`` records the
+    measured figures in the section instead ('--update-baseline')."""
+    path = os.fspath(baseline)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    chosen = _baseline.select(_baseline.read_sections(text), path, format_name, section)
+    program = find_program(program)
+    base = os.path.dirname(os.path.abspath(path))
+    inputs_path = os.path.join(base, chosen.settings["inputs"])
+    outputs_path = os.path.join(base, chosen.outputs_file())
+    _write_inputs(program, inputs_path, format_name, domain)
+    _compute(fn, format_name, inputs_path, outputs_path, batch)
+    lines = text.splitlines()
+    with tempfile.TemporaryDirectory(prefix="gelu-acc-") as tmp:
+        single = os.path.join(tmp, "section.baseline")
+        with open(single, "w", encoding="utf-8") as f:
+            f.write("\n".join(_baseline.with_paths(lines[chosen.first:chosen.last + 1],
+                                                   outputs_path, inputs_path)) + "\n")
+        report = run(program, ["check", "--baseline", single]
+                     + (["--update-baseline"] if update else []) + _options(threads),
+                     regression_status=1)
+        if update:
+            _record(path, lines, chosen, single)
+    return report
+
+
+def _record(path, lines, chosen, updated_path):
+    """Replaces the chosen section of the baseline at path with the one
+    gelu-acc rewrote, keeping the section's own kernel and inputs paths."""
+    with open(updated_path, encoding="utf-8") as f:
+        updated = f.read()
+    new = _baseline.read_sections(updated)[0]
+    new_lines = _baseline.with_paths(updated.splitlines()[new.first:new.last + 1],
+                                     chosen.outputs_file(), chosen.settings["inputs"])
+    lines[chosen.first:chosen.last + 1] = new_lines
+    temporary = path + ".tmp"
+    with open(temporary, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(temporary, path)
