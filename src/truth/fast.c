@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "truth/fast_internal.h"
+#include "truth/ziv.h"
 
 /* Above this x both functions equal x to far below 2^-1000 relatively
  * (Q(40) < 2^-1150, e^(-2w) < 2^-6000): the exact value is x itself. */
@@ -71,19 +72,6 @@ static __attribute__((noinline)) struct ga_exact exact_of(enum ga_function fn, d
     return ga_fast_exact_from_double(evaluate(fn, x, &rel_err));
 }
 
-static __attribute__((noinline)) void special(const struct ga_format *f, ga_bits x,
-                                              struct ga_truth *out)
-{
-    double xd = ga_decode(f, x);
-
-    /* f(NaN) = NaN, f(+inf) = +inf, f(-inf) = -0, f(+-0) = +-0 (as ga_truth_mpfr) */
-    out->rounded = isnan(xd) ? ga_quiet_nan(f)
-                 : isinf(xd) ? (xd > 0 ? x : ga_zero(f, true)) : x;
-    out->exact.mant = isinf(xd) && xd < 0 ? -0.0 : xd;
-    out->exact.exp = 0;
-    out->direction = 0;
-}
-
 /* What one function and format need per input, with the thresholds as
  * magnitudes (sign-magnitude encodings order like their magnitudes). */
 struct context {
@@ -134,10 +122,8 @@ static inline __attribute__((always_inline)) int fast_one(const struct context *
     ga_bits magnitude = x & ~c->sign;
     double xd;
 
-    if (magnitude - 1 >= c->infinity - 1) {  /* zero (wraps around), infinity or NaN */
-        special(c->f, x, out);
-        return 1;
-    }
+    if (magnitude - 1 >= c->infinity - 1)  /* zero (wraps around), infinity or NaN */
+        return ga_truth_special(c->f, x, out);
     xd = decode(c->f, x);
     if (magnitude <= (negative ? c->tiny_neg : c->tiny_pos)) {
         static const double INV_SQRT_2PI = 0x1.9884533d43651p-2;
