@@ -36,4 +36,21 @@ int ga_write_csv(FILE *out, const struct ga_result *r, size_t n);
 int ga_write_markdown(FILE *out, const struct ga_format *f, const struct ga_result *r,
                       size_t n, const char *how_generated);
 
+/* The real libraries' part of a page (real/real.h): their results, the
+ * machine they ran on, and what could not be measured.  Pages mark it
+ * between <!-- machine --> ... <!-- /machine --> (a header line) and
+ * <!-- real libraries --> ... <!-- /real libraries --> (the section), so
+ * that a comparison on another machine can leave it out. */
+struct ga_real_section {
+    const struct ga_result *r;
+    size_t n;
+    const char *machine;        /* one line: CPU, ISA, library versions */
+    const char *not_measured;   /* lines "name: why", or "" */
+};
+
+/* ga_write_markdown with the real libraries' section (rs NULL: none). */
+int ga_write_markdown_page(FILE *out, const struct ga_format *f, const struct ga_result *r,
+                           size_t n, const char *how_generated,
+                           const struct ga_real_section *rs);
+
 #endif
