@@ -16,42 +16,48 @@
 #define GA_REAL_MODULE_DIR "/usr/local/lib/gelu-accuracy"
 #endif
 
+/* "(= X)": tests/real_models_test checks bit for bit that model (or real
+ * implementation) X computes the same on this kind of CPU. */
 #define TORCH "PyTorch (libtorch)"
 #define OPMATH16 "float32; a 16-bit input widened to float, the result rounded once"
 
 static const struct ga_real table[] = {
     { "torch_erf", "torch", "torch_erf", GA_GELU, TORCH,
       "at::gelu(x, \"none\") on a contiguous tensor (the default path)",
-      "float32: oneDNN's eltwise gelu_erf (ATen hands contiguous float tensors to "
-      "mkldnn); bfloat16: oneDNN where the CPU has AVX-512 BF16, else ATen's vector "
-      "kernel (as torch_nomkldnn_erf)",
-      "as the path taken" },
+      "float32: oneDNN's eltwise gelu_erf, which ATen hands contiguous float tensors "
+      "(= model erf_dnnl); bfloat16: oneDNN on CPUs with AVX-512 (erf_dnnl reproduces the "
+      "figures measured on one), elsewhere ATen's vector kernel (= erf_torch_bf16)",
+      "float32; bfloat16: as the path taken" },
     { "torch_tanh", "torch", "torch_tanh", GA_GELU_TANH, TORCH,
       "at::gelu(x, \"tanh\") on a contiguous tensor (the default path)",
-      "ATen's vector kernel (1.13 sends only exact GELU to oneDNN)",
+      "ATen's vector kernel, as torch_nomkldnn_tanh (1.13 hands only exact GELU to oneDNN)",
       "float32: float; bfloat16: every operation rounded to bfloat16" },
     { "torch_nomkldnn_erf", "torch", "torch_nomkldnn_erf", GA_GELU, TORCH,
       "at::gelu(x, \"none\"), contiguous, after setUserEnabledMkldnn(false)",
-      "ATen GeluKernel.cpp vector loop: float32 (x*0.5)*(1 + Sleef_erff8_u10(x*M_SQRT1_2)); "
-      "bfloat16 the same with every operation and M_SQRT1_2 rounded to bfloat16",
+      "ATen GeluKernel.cpp vector loop: float32 (x*0.5)*(1 + Sleef_erff8_u10(x*M_SQRT1_2)) "
+      "(= sleef_erf_u10); bfloat16 every operation and M_SQRT1_2 rounded to bfloat16 "
+      "(= model erf_torch_bf16)",
       "float32: float; bfloat16: every operation rounded to bfloat16" },
     { "torch_nomkldnn_tanh", "torch", "torch_nomkldnn_tanh", GA_GELU_TANH, TORCH,
       "at::gelu(x, \"tanh\"), contiguous, after setUserEnabledMkldnn(false)",
-      "ATen GeluKernel.cpp vector loop: 0.5x*(1 + Sleef_tanhf8_u10(beta*fma(kappa, x^3, x)))",
+      "ATen GeluKernel.cpp vector loop: float32 (0.5x)*(1 + Sleef_tanhf8_u10(beta*fma(kappa, "
+      "x^3, x))) (= sleef_tanh_u10); bfloat16 every operation rounded (= model tanh_native)",
       "float32: float; bfloat16: every operation rounded to bfloat16" },
     { "torch_strided_erf", "torch", "torch_strided_erf", GA_GELU, TORCH,
       "at::gelu(x, \"none\") on a non-contiguous view (every other element)",
       "ATen GeluKernel.cpp scalar loop: float32 x*0.5f*(1 + erff(x*M_SQRT1_2)) with the C "
-      "library's erff; bfloat16 every operation rounded to bfloat16",
+      "library's erff (= model erf); bfloat16 every operation rounded (= erf_torch_bf16)",
       "float32: float; bfloat16: every operation rounded to bfloat16" },
     { "torch_strided_tanh", "torch", "torch_strided_tanh", GA_GELU_TANH, TORCH,
       "at::gelu(x, \"tanh\") on a non-contiguous view (every other element)",
-      "ATen GeluKernel.cpp scalar loop with the C library's tanhf",
+      "ATen GeluKernel.cpp scalar loop: float32 0.5f*x*(1 + tanhf(beta*fmaf(kappa, x^3, x))) "
+      "with the C library's tanhf (= model tanh_fma); bfloat16 every operation rounded "
+      "(= tanh_native)",
       "float32: float; bfloat16: every operation rounded to bfloat16" },
     { "dnnl_erf", "dnnl", "dnnl_erf", GA_GELU, "oneDNN",
       "eltwise primitive, dnnl_eltwise_gelu_erf, forward inference",
       "jit_uni_eltwise_injector.cpp (2.6.3): Abramowitz-Stegun 7.1.26 erf with oneDNN's "
-      "own exp, then fma(erf, 0.5x, 0.5x)",
+      "own exp, then fma(erf, 0.5x, 0.5x) (= model erf_dnnl)",
       "float32 (16-bit types where the CPU supports them)" },
     { "dnnl_tanh", "dnnl", "dnnl_tanh", GA_GELU_TANH, "oneDNN",
       "eltwise primitive, dnnl_eltwise_gelu_tanh, forward inference",
