@@ -176,6 +176,8 @@ static const struct pair pairs[] = {
     { "sleef_tanh_u10 = torch_tanh in float32", "sleef_tanh_u10", "torch_tanh", GA_FLOAT32 },
     { "sleef_tanh_u10 = torch_nomkldnn_tanh in float32", "sleef_tanh_u10",
       "torch_nomkldnn_tanh", GA_FLOAT32 },
+    { "erf_native = eigen_erf in bfloat16", "erf_native", "eigen_erf", GA_BFLOAT16 },
+    { "erf_native = eigen_erf in float16", "erf_native", "eigen_erf", GA_FLOAT16 },
     { "tanh_native = torch_tanh in bfloat16", "tanh_native", "torch_tanh", GA_BFLOAT16 },
     { "tanh_native = torch_nomkldnn_tanh in bfloat16", "tanh_native", "torch_nomkldnn_tanh",
       GA_BFLOAT16 },

@@ -139,7 +139,8 @@ static const struct ga_impl catalogue[] = {
       "double with C erfc, rounded once to the format",
       run_double, NULL, false },
     { "erf_native", HALF_FORMATS, GA_GELU,
-      "MLX nn.gelu, HF gelu_python on bfloat16/float16 arrays",
+      "MLX nn.gelu, HF gelu_python, TensorFlow tf.nn.gelu (Eigen 3.4 erf) on bfloat16/float16 "
+      "arrays",
       "x*0.5*(1 + erf(x/sqrt2)), sqrt2 rounded (bfloat16 1.4140625)",
       NATIVE, run_erf_native, NULL, false },
     { "erf_torch_bf16", BF16, GA_GELU,

@@ -84,7 +84,8 @@ static const struct ga_real table[] = {
       "(0.5f*x)*(1 + Sleef_tanhf_u35(beta*fmaf(0.044715f, (x*x)*x, x)))", OPMATH16 },
     { "eigen_erf", "eigen", "eigen_erf", GA_GELU, "Eigen",
       "Array::erf() (unsupported/Eigen/SpecialFunctions), TensorFlow's Erf op",
-      "tf.nn.gelu(approximate=False): 0.5*x*(1 + erf(x/1.4142135623730951)), one op at a time",
+      "tf.nn.gelu(approximate=False): 0.5*x*(1 + erf(x/1.4142135623730951)), one op at a "
+      "time (16-bit: = model erf_native)",
       "the format itself: every operation and constant rounded to it (float32: float)" },
     { "eigen_tanh", "eigen", "eigen_tanh", GA_GELU_TANH, "Eigen",
       "Array::tanh(), TensorFlow's Tanh op",
