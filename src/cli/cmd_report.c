@@ -17,6 +17,7 @@
 
 static const char help[] =
     "usage: gelu-acc report --out DIR [--formats LIST] [--float32-domain D]\n"
+    "                       [--real-float32-domain D]\n"
     "                       [--oracle fast|mpfr] [--threads N] [--force]\n"
     "\n"
     "Measures every catalogue implementation of each format (default:\n"
@@ -25,7 +26,8 @@ static const char help[] =
     "plots in DIR/plots/, and DIR/index.html.  The real libraries that run here\n"
     "(gelu-acc list) are measured the same way: a section of each page, and\n"
     "DIR/FORMAT-real.csv and .json.  16-bit formats are exhaustive; float32 uses\n"
-    "--float32-domain (default stride:4096).  DIR is created if missing; an\n"
+    "--float32-domain (default stride:4096), and for the real libraries\n"
+    "--real-float32-domain (default: the same).  DIR is created if missing; an\n"
     "existing DIR that gelu-acc did not write is refused unless --force.\n";
 
 /* Marks a directory as written by 'gelu-acc report'. */
@@ -109,14 +111,18 @@ static int prepare_dir(const char *dir, bool force)
     return -1;
 }
 
+/* The models sweep domain_spec; the real libraries real_spec, in the same
+ * pass when it is the same domain. */
 static int report_format(const char *dir, const struct ga_format *f, const char *domain_spec,
-                         const struct ga_sweep_options *base, const char *how)
+                         const char *real_spec, const struct ga_sweep_options *base,
+                         const char *how)
 {
     size_t max = ga_report_plan_max() + ga_report_plan_real_max(), n, nreal;
     struct ga_measurement *m = calloc(max + 1, sizeof *m);
     struct ga_result *results = calloc(max + 1, sizeof *results);
     struct ga_report_real rr;
-    struct ga_domain domain;
+    struct ga_domain domain, real_domain;
+    bool separate = strcmp(domain_spec, real_spec) != 0;
     struct ga_io_error io;
     char err[512], name[64];
     int status;
@@ -129,16 +135,31 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     }
     n = ga_report_plan(f, m);
     nreal = ga_report_plan_real(f, m + n, &rr);
-    if (ga_domain_parse(&domain, domain_spec, f, err, sizeof err) != 0) {
+    status = ga_domain_parse(&domain, domain_spec, f, err, sizeof err) != 0 ? -1 : 0;
+    if (status == 0 && separate
+        && ga_domain_parse(&real_domain, real_spec, f, err, sizeof err) != 0) {
+        ga_domain_free(&domain);
+        status = -1;
+    }
+    if (status != 0) {
         ga_cli_error("report: %s", err);
         ga_report_real_close(&rr);
         free(m);
         free(results);
         return GA_EXIT_USAGE;
     }
-    status = ga_cli_sweep("report", f, &domain, m, n + nreal, *base, f->name);
+    if (!separate)
+        real_domain = domain;
+    if (separate) {
+        status = ga_cli_sweep("report", f, &domain, m, n, *base, f->name);
+        if (status == GA_EXIT_OK)
+            status = ga_cli_sweep("report", f, &real_domain, m + n, nreal, *base, f->name);
+    } else {
+        status = ga_cli_sweep("report", f, &domain, m, n + nreal, *base, f->name);
+    }
     for (size_t i = 0; status == GA_EXIT_OK && i < n + nreal; i++)
-        if (ga_result_from_measurement(&results[i], &m[i], &domain, base->oracle, NULL) != 0)
+        if (ga_result_from_measurement(&results[i], &m[i], i < n ? &domain : &real_domain,
+                                       base->oracle, NULL) != 0)
             status = GA_EXIT_INTERNAL;
     if (status == GA_EXIT_OK) {
         struct ga_real_section real = { results + n, nreal, rr.machine, rr.not_measured };
@@ -168,6 +189,8 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
             ga_measurement_clear(&m[i]);
     ga_report_real_close(&rr);
     ga_domain_free(&domain);
+    if (separate)
+        ga_domain_free(&real_domain);
     free(m);
     free(results);
     return status;
@@ -179,13 +202,15 @@ int ga_cmd_report(int argc, char **argv)
         { "out", required_argument, NULL, 'o' },
         { "formats", required_argument, NULL, 'f' },
         { "float32-domain", required_argument, NULL, 'd' },
+        { "real-float32-domain", required_argument, NULL, 'R' },
         { "oracle", required_argument, NULL, 'O' },
         { "threads", required_argument, NULL, 't' },
         { "force", no_argument, NULL, 'F' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *dir = NULL, *formats = "bfloat16,float16,float32", *f32_domain = "stride:4096";
+    const char *dir = NULL, *formats = "bfloat16,float16,float32", *f32_domain = "stride:4096",
+               *real_f32_domain = NULL;
     struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
     struct ga_io_error io;
     bool force = false;
@@ -200,6 +225,7 @@ int ga_cmd_report(int argc, char **argv)
         case 'o': dir = optarg; break;
         case 'f': formats = optarg; break;
         case 'd': f32_domain = optarg; break;
+        case 'R': real_f32_domain = optarg; break;
         case 'F': force = true; break;
         case 'O':
             if (ga_cli_oracle(optarg, &so.oracle) != 0)
@@ -236,9 +262,12 @@ int ga_cmd_report(int argc, char **argv)
     for (char *name = strtok(list, ","); name && status == GA_EXIT_OK; name = strtok(NULL, ",")) {
         const struct ga_format *f = ga_format_by_name(name);
         const char *domain = f->bits > 16 ? f32_domain : "all";
-        snprintf(how, sizeof how, "gelu-acc report --formats %s%s%s", name,
-                 f->bits > 16 ? " --float32-domain " : "", f->bits > 16 ? f32_domain : "");
-        status = report_format(dir, f, domain, &so, how);
+        const char *real = f->bits > 16 && real_f32_domain ? real_f32_domain : domain;
+        snprintf(how, sizeof how, "gelu-acc report --formats %s%s%s%s%s", name,
+                 f->bits > 16 ? " --float32-domain " : "", f->bits > 16 ? f32_domain : "",
+                 strcmp(real, domain) ? " --real-float32-domain " : "",
+                 strcmp(real, domain) ? real : "");
+        status = report_format(dir, f, domain, real, &so, how);
         if (status == GA_EXIT_OK && nwritten < GA_FORMAT_COUNT)
             written[nwritten++] = f;
     }

@@ -359,7 +359,9 @@ static void real_section(FILE *out, const struct page *p)
           "bit for bit that the models naming a library compute what it computes. These "
           "figures depend on the CPU's vector dispatch: <code>make check</code> compares them "
           "only with a run on the same CPU model, ISA and library versions (the line at the "
-          "top of the page).</p>\n", out);
+          "top of the page). Domain: <code>", out);
+    put(out, rs->n ? rs->r[0].domain : "-");
+    fputs("</code>.</p>\n", out);
     if (rs->n) {
         fputs("<h3>Against exact GELU</h3>\n", out);
         summary_table(out, &rp, GA_GELU, GA_REGION_ALL);

@@ -59,7 +59,8 @@ static void real_section(FILE *out, const struct ga_real_section *rs)
                  "bit for bit that the models naming a library compute what it computes. "
                  "These figures depend on the CPU's vector dispatch: `make check` compares "
                  "them only with a run on the same CPU model, ISA and library versions "
-                 "(the line at the top of the page).\n\n");
+                 "(the line at the top of the page). Domain: `%s`.\n\n",
+            rs->n ? rs->r[0].domain : "-");
     if (rs->n) {
         fprintf(out, "### Against exact GELU\n\n");
         summary_table(out, rs->r, rs->n, GA_GELU, GA_REGION_ALL);
