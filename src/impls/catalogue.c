@@ -86,7 +86,8 @@ static const struct ga_impl catalogue[] = {
       "x*0.5f*(1 + erff(x*(float)M_SQRT1_2))",
       OPMATH("erff"), run_erf, NULL, false },
     { "erfc", ALL_FORMATS, GA_GELU,
-      "JAX exact GELU (approximate=False, since 2024), with the C library's erfcf",
+      "JAX exact GELU (jax/_src/nn/functions.py gelu, approximate=False, since 2024), with "
+      "the C library's erfcf",
       "0.5f*x*erfcf(-x*(float)sqrt(0.5))",
       OPMATH("erfcf"), run_erfc, NULL, false },
     { "tanh", ALL_FORMATS, GA_GELU_TANH,
@@ -95,7 +96,7 @@ static const struct ga_impl catalogue[] = {
       "0.5f*x*(1 + tanhf(beta*(x + kappa*(x*x*x)))), beta = (float)sqrt(2/pi), kappa = 0.044715f",
       OPMATH("tanhf"), run_tanh, NULL, false },
     { "tanh_factored", ALL_FORMATS, GA_GELU_TANH,
-      "HF gelu_fast / FastGELUActivation, ggml ggml_gelu_f32",
+      "HF FastGELUActivation (src/transformers/activations.py), ggml ggml_gelu_f32 (ggml.c)",
       "0.5f*x*(1 + tanhf(beta*x*(1 + kappa*x*x)))",
       OPMATH("tanhf"), run_tanh_factored, NULL, false },
     { "sigmoid", ALL_FORMATS, GA_GELU_TANH,
@@ -103,7 +104,8 @@ static const struct ga_impl catalogue[] = {
       "x/(1 + expf(-2*u)), u = beta*(x + kappa*(x*x*x))",
       OPMATH("expf"), run_sigmoid, NULL, false },
     { "quick", ALL_FORMATS, GA_GELU,
-      "quick GELU: CLIP / HF quick_gelu, TransformerEngine qgelu",
+      "quick GELU: CLIP, HF QuickGELUActivation (src/transformers/activations.py), "
+      "TransformerEngine qgelu",
       "x*(1/(1 + expf(-(1.702f*x))))",
       OPMATH("expf"), run_quick, NULL, false },
     { "erf_as", ALL_FORMATS, GA_GELU,
@@ -128,7 +130,7 @@ static const struct ga_impl catalogue[] = {
       "0.5f*x*(1 + tanhf(beta*fmaf(kappa, x*x*x, x)))",
       OPMATH("tanhf"), run_tanh_fma, NULL, false },
     { "lut_f16", F32 | F16, GA_GELU_TANH,
-      "ggml / llama.cpp / whisper.cpp CPU GELU (GGML_GELU_FP16 table)",
+      "ggml / llama.cpp / whisper.cpp CPU GELU (ggml.c, GGML_GELU_FP16 table)",
       "float16: table[h] = fp16(tanh_factored(h)); "
       "float32: x <= -10 -> 0, x >= 10 -> x, else table[fp16(x)]",
       "float32 tanh_factored rounded to float16 in a 65536-entry table",
@@ -139,8 +141,9 @@ static const struct ga_impl catalogue[] = {
       "double with C erfc, rounded once to the format",
       run_double, NULL, false },
     { "erf_native", HALF_FORMATS, GA_GELU,
-      "MLX nn.gelu, HF gelu_python, TensorFlow tf.nn.gelu (Eigen 3.4 erf) on bfloat16/float16 "
-      "arrays",
+      "MLX nn.gelu (python/mlx/nn/layers/activations.py), HF _gelu_python "
+      "(src/transformers/activations.py), TensorFlow tf.nn.gelu (= Eigen 3.4 bit for bit) on "
+      "bfloat16/float16 arrays",
       "x*0.5*(1 + erf(x/sqrt2)), sqrt2 rounded (bfloat16 1.4140625)",
       NATIVE, run_erf_native, NULL, false },
     { "erf_torch_bf16", BF16, GA_GELU,
@@ -149,16 +152,18 @@ static const struct ga_impl catalogue[] = {
       "x*0.5*(1 + erf(x*alpha)), alpha = M_SQRT1_2 rounded (bfloat16 0.70703125)",
       NATIVE, run_erf_torch_bf16, NULL, false },
     { "erfc_native", HALF_FORMATS, GA_GELU,
-      "JAX exact GELU on bfloat16/float16 arrays (constants cast to the dtype)",
+      "JAX exact GELU (jax/_src/nn/functions.py) on bfloat16/float16 arrays (constants cast "
+      "to the dtype)",
       "0.5*x*erfc(-x*sqrt(0.5)), sqrt(0.5) rounded (bfloat16 0.70703125)",
       NATIVE, run_erfc_native, NULL, false },
     { "tanh_native", HALF_FORMATS, GA_GELU_TANH,
-      "HF NewGELU / JAX approximate=True on bfloat16/float16 arrays",
+      "HF NewGELUActivation (src/transformers/activations.py), JAX approximate=True, and "
+      "PyTorch 1.13's CPU tanh GELU (= libtorch bit for bit) on bfloat16/float16 arrays",
       "0.5*x*(1 + tanh(beta*(x + kappa*((x*x)*x)))), beta, kappa rounded "
       "(bfloat16 0.796875, 0.044677734)",
       NATIVE, run_tanh_native, NULL, false },
     { "tanh_factored_native", HALF_FORMATS, GA_GELU_TANH,
-      "HF gelu_fast eager on bfloat16/float16 arrays",
+      "HF FastGELUActivation eager (src/transformers/activations.py) on bfloat16/float16 arrays",
       "0.5*x*(1 + tanh(beta*x*(1 + kappa*x*x))), beta, kappa rounded",
       NATIVE, run_tanh_factored_native, NULL, false },
     { "sigmoid_native", HALF_FORMATS, GA_GELU_TANH,
@@ -166,7 +171,8 @@ static const struct ga_impl catalogue[] = {
       "x/(1 + exp(-2*u)), u = beta*(x + kappa*((x*x)*x)), beta, kappa rounded",
       NATIVE, run_sigmoid_native, NULL, false },
     { "quick_native", HALF_FORMATS, GA_GELU,
-      "MLX gelu_fast_approx, HF QuickGELU eager on bfloat16/float16 arrays",
+      "MLX gelu_fast_approx (python/mlx/nn/layers/activations.py), HF QuickGELUActivation "
+      "eager on bfloat16/float16 arrays",
       "x*sigmoid(1.702*x), 1.702 rounded (bfloat16 1.703125), sigmoid one op in float",
       NATIVE, run_quick_native, NULL, false },
     { "erf_as_native", HALF_FORMATS, GA_GELU,
