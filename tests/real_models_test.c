@@ -178,6 +178,8 @@ static const struct pair pairs[] = {
       "torch_nomkldnn_tanh", GA_FLOAT32 },
     { "erf_native = eigen_erf in bfloat16", "erf_native", "eigen_erf", GA_BFLOAT16 },
     { "erf_native = eigen_erf in float16", "erf_native", "eigen_erf", GA_FLOAT16 },
+    { "erf_native = eigen_avx2_erf in bfloat16", "erf_native", "eigen_avx2_erf", GA_BFLOAT16 },
+    { "erf_native = eigen_avx2_erf in float16", "erf_native", "eigen_avx2_erf", GA_FLOAT16 },
     { "tanh_native = torch_tanh in bfloat16", "tanh_native", "torch_tanh", GA_BFLOAT16 },
     { "tanh_native = torch_nomkldnn_tanh in bfloat16", "tanh_native", "torch_nomkldnn_tanh",
       GA_BFLOAT16 },

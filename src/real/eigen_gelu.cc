@@ -9,10 +9,13 @@
  * (Eigen::half) every step and every constant rounds to the format, as TF
  * computes on tensors of that dtype.
  *
- * Eigen is header-only: the code is what this module was compiled to, for
- * the build's target (x86-64 baseline: SSE2 packets, no FMA, unless CXXFLAGS
- * say otherwise); gelu_acc_real_about reports Eigen's own list of the
- * instruction sets in use. */
+ * Eigen is header-only: the code is what this module was compiled to.  The
+ * build compiles this file twice: for the x86-64 baseline (module eigen:
+ * SSE2 packets, no FMA, kernels eigen_erf_f32...) and with -mavx2 -mfma
+ * (module eigen_avx2, EIGEN_STEM_PREFIX eigen_avx2: 8-lane packets, Eigen's
+ * polynomials with fused multiply-adds, as TensorFlow builds for AVX2 run
+ * them).  gelu_acc_real_about reports Eigen's own list of the instruction
+ * sets in use, and refuses on a CPU that lacks them. */
 #include <Eigen/Core>
 #include <unsupported/Eigen/SpecialFunctions>
 
@@ -72,9 +75,18 @@ void gelu_tanh(const T *in, T *out, size_t n)
                           reinterpret_cast<Eigen::half *>(out), n);                  \
     }
 
+#ifdef GA_EIGEN_AVX2
+#define STEM(name) eigen_avx2_##name
+#define STEM_TEXT "eigen_avx2_"
+#else
+#define STEM(name) eigen_##name
+#define STEM_TEXT "eigen_"
+#endif
+#define EIGEN_KERNELS_FOR(stem, form) EIGEN_KERNELS(stem, form)
+
 GELU_ACC_KERNEL_ABI_TAG;
-EIGEN_KERNELS(eigen_erf, gelu_erf)
-EIGEN_KERNELS(eigen_tanh, gelu_tanh)
+EIGEN_KERNELS_FOR(STEM(erf), gelu_erf)
+EIGEN_KERNELS_FOR(STEM(tanh), gelu_tanh)
 
 static_assert(sizeof(Eigen::bfloat16) == 2 && sizeof(Eigen::half) == 2,
               "16-bit Eigen types travel as their encodings");
@@ -83,21 +95,32 @@ GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_real_about_fn gelu_acc_real_about;
 
 int gelu_acc_real_about(const char *kernel, struct gelu_acc_real_info *about)
 {
-    static const char *const names[] = { "eigen_erf_f32", "eigen_erf_bf16", "eigen_erf_f16",
-                                         "eigen_tanh_f32", "eigen_tanh_bf16",
-                                         "eigen_tanh_f16" };
+    static const char *const names[] = { "erf_f32", "erf_bf16", "erf_f16",
+                                         "tanh_f32", "tanh_bf16", "tanh_f16" };
+    size_t prefix = std::strlen(STEM_TEXT);
     bool known = false;
 
     for (const char *name : names)
-        known |= std::strcmp(kernel, name) == 0;
+        known |= std::strncmp(kernel, STEM_TEXT, prefix) == 0
+                 && std::strcmp(kernel + prefix, name) == 0;
     if (!known)
         return -1;
     std::memset(about, 0, sizeof *about);
+#ifdef GA_EIGEN_AVX2
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+        std::snprintf(about->refusal, sizeof about->refusal,
+                      "this module is compiled for AVX2 and FMA; the CPU lacks them");
+#endif
     /* Header-only: the version this module was compiled against. */
     std::snprintf(about->version, sizeof about->version, "%d.%d.%d", EIGEN_WORLD_VERSION,
                   EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION);
-    std::snprintf(about->path, sizeof about->path, "compiled for %s; packet float x%d",
+    std::snprintf(about->path, sizeof about->path, "compiled for %s%s; packet float x%d",
                   Eigen::SimdInstructionSetsInUse(),
+#ifdef EIGEN_VECTORIZE_FMA
+                  " (and FMA: -mavx2 -mfma)",
+#else
+                  "",
+#endif
                   (int)Eigen::internal::packet_traits<float>::size);
     return 0;
 }

@@ -92,6 +92,14 @@ static const struct ga_real table[] = {
       "tf.nn.gelu(approximate=True): 0.5*x*(1 + tanh(0.7978845608028654*(x + "
       "0.044715*pow(x, 3)))), one op at a time",
       "the format itself: every operation and constant rounded to it (float32: float)" },
+    { "eigen_avx2_erf", "eigen_avx2", "eigen_avx2_erf", GA_GELU, "Eigen",
+      "Array::erf() compiled with -mavx2 -mfma, TensorFlow's Erf op on an AVX2 build",
+      "as eigen_erf, with Eigen's AVX2 packets and fused multiply-adds",
+      "the format itself: every operation and constant rounded to it (float32: float)" },
+    { "eigen_avx2_tanh", "eigen_avx2", "eigen_avx2_tanh", GA_GELU_TANH, "Eigen",
+      "Array::tanh() compiled with -mavx2 -mfma, TensorFlow's Tanh op on an AVX2 build",
+      "as eigen_tanh, with Eigen's AVX2 packets and fused multiply-adds",
+      "the format itself: every operation and constant rounded to it (float32: float)" },
 };
 
 #define TABLE_COUNT (sizeof table / sizeof table[0])
@@ -176,9 +184,10 @@ static void *module_handle(const struct ga_real *r, char *path, size_t path_size
     if (handle == NULL) {
         if (access(path, R_OK) != 0) {
             ga_io_fail(err, GA_IO_LOAD, "'%s' needs the %s module %s, which is not there "
-                       "(configure did not find %s, or was given --without-%s; "
+                       "(configure did not find %s, or was given --without-%.*s; "
                        "GELU_ACC_REAL_DIR names another directory)",
-                       r->name, r->library, path, r->library, r->module);
+                       r->name, r->library, path, r->library,
+                       (int)strcspn(r->module, "_"), r->module);
         } else if ((handle = dlopen(path, RTLD_NOW | RTLD_LOCAL)) == NULL) {
             ga_io_fail(err, GA_IO_LOAD, "'%s': cannot load %s: %s", r->name, path, dlerror());
         } else {
