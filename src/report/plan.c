@@ -55,7 +55,6 @@ size_t ga_report_plan_real(const struct ga_format *f, struct ga_measurement *m,
         struct ga_io_error err;
         const struct ga_impl *impl;
         char version[160];
-
         enum ga_io_status st = rr->kernels ? ga_real_open(r, f, NULL, &k, &err) : GA_IO_SYSTEM;
 
         if (st != GA_IO_OK) {
