@@ -4,7 +4,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-packages="build-essential autoconf automake libtool pkg-config libmpfr-dev libgmp-dev libcmocka-dev"
+packages="build-essential autoconf automake libtool pkg-config libmpfr-dev libgmp-dev libcmocka-dev
+          libtorch-dev libdnnl-dev libsleef-dev libeigen3-dev"
 missing=""
 for p in $packages; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

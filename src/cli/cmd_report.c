@@ -1,5 +1,5 @@
-/* gelu-acc report: the whole catalogue, one page of tables per format, plus
- * CSV and JSON. */
+/* gelu-acc report: the whole catalogue and the real libraries, one page of
+ * tables per format, plus CSV and JSON. */
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -17,13 +17,17 @@
 
 static const char help[] =
     "usage: gelu-acc report --out DIR [--formats LIST] [--float32-domain D]\n"
+    "                       [--real-float32-domain D]\n"
     "                       [--oracle fast|mpfr] [--threads N] [--force]\n"
     "\n"
     "Measures every catalogue implementation of each format (default:\n"
     "bfloat16,float16,float32) against exact GELU, and the tanh-form ones also\n"
     "against the tanh formula, and writes DIR/FORMAT.md, .csv, .json and .html,\n"
-    "plots in DIR/plots/, and DIR/index.html.  16-bit formats are exhaustive; float32 uses\n"
-    "--float32-domain (default stride:4096).  DIR is created if missing; an\n"
+    "plots in DIR/plots/, and DIR/index.html.  The real libraries that run here\n"
+    "(gelu-acc list) are measured the same way: a section of each page, and\n"
+    "DIR/FORMAT-real.csv and .json.  16-bit formats are exhaustive; float32 uses\n"
+    "--float32-domain (default stride:4096), and for the real libraries\n"
+    "--real-float32-domain (default: the same).  DIR is created if missing; an\n"
     "existing DIR that gelu-acc did not write is refused unless --force.\n";
 
 /* Marks a directory as written by 'gelu-acc report'. */
@@ -34,12 +38,27 @@ struct page {
     const struct ga_result *results;
     size_t count;
     const char *how;
+    const struct ga_real_section *real;
 };
 
 static int write_md(FILE *out, const void *ctx)
 {
     const struct page *p = ctx;
-    return ga_write_markdown(out, p->format, p->results, p->count, p->how);
+    return ga_write_markdown_page(out, p->format, p->results, p->count, p->how, p->real);
+}
+
+/* FORMAT-real.csv and .json: the real libraries' figures alone, so that the
+ * models' files do not depend on the machine. */
+static int write_real_csv(FILE *out, const void *ctx)
+{
+    const struct page *p = ctx;
+    return ga_write_csv(out, p->real->r, p->real->n);
+}
+
+static int write_real_json(FILE *out, const void *ctx)
+{
+    const struct page *p = ctx;
+    return ga_write_json(out, p->real->r, p->real->n);
 }
 
 static int write_csv(FILE *out, const void *ctx)
@@ -92,13 +111,18 @@ static int prepare_dir(const char *dir, bool force)
     return -1;
 }
 
+/* The models sweep domain_spec; the real libraries real_spec, in the same
+ * pass when it is the same domain. */
 static int report_format(const char *dir, const struct ga_format *f, const char *domain_spec,
-                         const struct ga_sweep_options *base, const char *how)
+                         const char *real_spec, const struct ga_sweep_options *base,
+                         const char *how)
 {
-    size_t max = ga_report_plan_max(), n;
+    size_t max = ga_report_plan_max() + ga_report_plan_real_max(), n, nreal;
     struct ga_measurement *m = calloc(max + 1, sizeof *m);
     struct ga_result *results = calloc(max + 1, sizeof *results);
-    struct ga_domain domain;
+    struct ga_report_real rr;
+    struct ga_domain domain, real_domain;
+    bool separate = strcmp(domain_spec, real_spec) != 0;
     struct ga_io_error io;
     char err[512], name[64];
     int status;
@@ -110,40 +134,63 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
         return GA_EXIT_INTERNAL;
     }
     n = ga_report_plan(f, m);
-    if (ga_domain_parse(&domain, domain_spec, f, err, sizeof err) != 0) {
+    nreal = ga_report_plan_real(f, m + n, &rr);
+    status = ga_domain_parse(&domain, domain_spec, f, err, sizeof err) != 0 ? -1 : 0;
+    if (status == 0 && separate
+        && ga_domain_parse(&real_domain, real_spec, f, err, sizeof err) != 0) {
+        ga_domain_free(&domain);
+        status = -1;
+    }
+    if (status != 0) {
         ga_cli_error("report: %s", err);
+        ga_report_real_close(&rr);
         free(m);
         free(results);
         return GA_EXIT_USAGE;
     }
-    status = ga_cli_sweep("report", f, &domain, m, n, *base, f->name);
-    for (size_t i = 0; status == GA_EXIT_OK && i < n; i++)
-        if (ga_result_from_measurement(&results[i], &m[i], &domain, base->oracle, NULL) != 0)
+    if (!separate)
+        real_domain = domain;
+    if (separate) {
+        status = ga_cli_sweep("report", f, &domain, m, n, *base, f->name);
+        if (status == GA_EXIT_OK)
+            status = ga_cli_sweep("report", f, &real_domain, m + n, nreal, *base, f->name);
+    } else {
+        status = ga_cli_sweep("report", f, &domain, m, n + nreal, *base, f->name);
+    }
+    for (size_t i = 0; status == GA_EXIT_OK && i < n + nreal; i++)
+        if (ga_result_from_measurement(&results[i], &m[i], i < n ? &domain : &real_domain,
+                                       base->oracle, NULL) != 0)
             status = GA_EXIT_INTERNAL;
     if (status == GA_EXIT_OK) {
-        struct page page = { f, results, n, how };
+        struct ga_real_section real = { results + n, nreal, rr.machine, rr.not_measured };
+        struct page page = { f, results, n, how, &real };
         static const struct { const char *ext; ga_report_writer writer; } files[] = {
             { "md", write_md }, { "csv", write_csv }, { "json", write_json },
+            { "csv", write_real_csv }, { "json", write_real_json },
         };
         for (size_t k = 0; k < sizeof files / sizeof files[0] && status == GA_EXIT_OK; k++) {
-            snprintf(name, sizeof name, "%s.%s", f->name, files[k].ext);
+            snprintf(name, sizeof name, "%s%s.%s", f->name, k >= 3 ? "-real" : "",
+                     files[k].ext);
             if (ga_write_report_file(dir, name, true, files[k].writer, &page, &io) != GA_IO_OK) {
                 ga_cli_error("report: %s", io.message);
                 status = GA_EXIT_USAGE;
             }
         }
-        /* The plots first: the page shows them. */
+        /* The plots first: the page shows them (models only). */
         if (status == GA_EXIT_OK
             && (ga_write_pictures(dir, f, results, n, &io) != GA_IO_OK
-                || ga_write_html_page(dir, f, results, n, how, &io) != GA_IO_OK)) {
+                || ga_write_html_page_real(dir, f, results, n, how, &real, &io) != GA_IO_OK)) {
             ga_cli_error("report: %s", io.message);
             status = GA_EXIT_USAGE;
         }
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n + nreal; i++)
         if (m[i].stats)
             ga_measurement_clear(&m[i]);
+    ga_report_real_close(&rr);
     ga_domain_free(&domain);
+    if (separate)
+        ga_domain_free(&real_domain);
     free(m);
     free(results);
     return status;
@@ -155,13 +202,15 @@ int ga_cmd_report(int argc, char **argv)
         { "out", required_argument, NULL, 'o' },
         { "formats", required_argument, NULL, 'f' },
         { "float32-domain", required_argument, NULL, 'd' },
+        { "real-float32-domain", required_argument, NULL, 'R' },
         { "oracle", required_argument, NULL, 'O' },
         { "threads", required_argument, NULL, 't' },
         { "force", no_argument, NULL, 'F' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *dir = NULL, *formats = "bfloat16,float16,float32", *f32_domain = "stride:4096";
+    const char *dir = NULL, *formats = "bfloat16,float16,float32", *f32_domain = "stride:4096",
+               *real_f32_domain = NULL;
     struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
     struct ga_io_error io;
     bool force = false;
@@ -176,6 +225,7 @@ int ga_cmd_report(int argc, char **argv)
         case 'o': dir = optarg; break;
         case 'f': formats = optarg; break;
         case 'd': f32_domain = optarg; break;
+        case 'R': real_f32_domain = optarg; break;
         case 'F': force = true; break;
         case 'O':
             if (ga_cli_oracle(optarg, &so.oracle) != 0)
@@ -212,9 +262,12 @@ int ga_cmd_report(int argc, char **argv)
     for (char *name = strtok(list, ","); name && status == GA_EXIT_OK; name = strtok(NULL, ",")) {
         const struct ga_format *f = ga_format_by_name(name);
         const char *domain = f->bits > 16 ? f32_domain : "all";
-        snprintf(how, sizeof how, "gelu-acc report --formats %s%s%s", name,
-                 f->bits > 16 ? " --float32-domain " : "", f->bits > 16 ? f32_domain : "");
-        status = report_format(dir, f, domain, &so, how);
+        const char *real = f->bits > 16 && real_f32_domain ? real_f32_domain : domain;
+        snprintf(how, sizeof how, "gelu-acc report --formats %s%s%s%s%s", name,
+                 f->bits > 16 ? " --float32-domain " : "", f->bits > 16 ? f32_domain : "",
+                 strcmp(real, domain) ? " --real-float32-domain " : "",
+                 strcmp(real, domain) ? real : "");
+        status = report_format(dir, f, domain, real, &so, how);
         if (status == GA_EXIT_OK && nwritten < GA_FORMAT_COUNT)
             written[nwritten++] = f;
     }

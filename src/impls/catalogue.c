@@ -30,8 +30,10 @@ GA_DEFINE_OPMATH_RUN(run_tanh_factored, ga_gelu_tanh_factored_f32)
 GA_DEFINE_OPMATH_RUN(run_sigmoid, ga_gelu_sigmoid_f32)
 GA_DEFINE_OPMATH_RUN(run_quick, ga_gelu_quick_f32)
 GA_DEFINE_OPMATH_RUN(run_erf_as, ga_gelu_erf_as_f32)
+GA_DEFINE_OPMATH_RUN(run_tanh_fma, ga_gelu_tanh_fma_f32)
 GA_DEFINE_DOUBLE_RUN(run_double, ga_gelu_double)
 GA_DEFINE_NATIVE_RUN(run_erf_native, ga_gelu_erf_native)
+GA_DEFINE_NATIVE_RUN(run_erf_torch_bf16, ga_gelu_erf_torch_bf16)
 GA_DEFINE_NATIVE_RUN(run_erfc_native, ga_gelu_erfc_native)
 GA_DEFINE_NATIVE_RUN(run_tanh_native, ga_gelu_tanh_native)
 GA_DEFINE_NATIVE_RUN(run_tanh_factored_native, ga_gelu_tanh_factored_native)
@@ -59,78 +61,124 @@ static int run_lut_f16(const struct ga_impl *impl, const struct ga_format *f,
     return 0;
 }
 
+/* oneDNN: float32 as its JIT kernel; bfloat16 the same, converted by
+ * VCVTNEPS2BF16 (subnormal results flushed). */
+static int run_erf_dnnl(const struct ga_impl *impl, const struct ga_format *f,
+                        const ga_bits *in, ga_bits *out, size_t n,
+                        struct ga_run_failure *failure)
+{
+    if (!ga_impl_supports(impl, f))
+        return ga_batch_unsupported(impl, f, n, failure);
+    if (f->id == GA_FLOAT32) {
+        for (size_t i = 0; i < n; i++)
+            out[i] = ga_bits_from_f32(ga_gelu_erf_dnnl_f32(ga_f32_from_bits(in[i])));
+    } else {
+        for (size_t i = 0; i < n; i++)
+            out[i] = ga_encode(f, ga_gelu_erf_dnnl_bf16((float)ga_decode(f, in[i])));
+    }
+    return 0;
+}
+
 static const struct ga_impl catalogue[] = {
     { "erf", ALL_FORMATS, GA_GELU,
-      "PyTorch exact GELU (CUDA kernel, CPU scalar path)",
+      "PyTorch 1.13 exact GELU: CPU scalar loop (strided tensors, GeluKernel.cpp with glibc "
+      "erff; equal to libtorch 1.13 bit for bit), and the CUDA kernel's formula",
       "x*0.5f*(1 + erff(x*(float)M_SQRT1_2))",
-      OPMATH("erff"), run_erf, NULL },
+      OPMATH("erff"), run_erf, NULL, false },
     { "erfc", ALL_FORMATS, GA_GELU,
-      "JAX exact GELU (approximate=False, since 2024), with the C library's erfcf",
+      "JAX exact GELU (jax/_src/nn/functions.py gelu, approximate=False, since 2024), with "
+      "the C library's erfcf",
       "0.5f*x*erfcf(-x*(float)sqrt(0.5))",
-      OPMATH("erfcf"), run_erfc, NULL },
+      OPMATH("erfcf"), run_erfc, NULL, false },
     { "tanh", ALL_FORMATS, GA_GELU_TANH,
-      "PyTorch tanh GELU (approximate='tanh')",
+      "PyTorch tanh GELU (approximate='tanh') as written in its CUDA kernel; on the CPU "
+      "1.13 fuses x + kappa*x^3 (tanh_fma)",
       "0.5f*x*(1 + tanhf(beta*(x + kappa*(x*x*x)))), beta = (float)sqrt(2/pi), kappa = 0.044715f",
-      OPMATH("tanhf"), run_tanh, NULL },
+      OPMATH("tanhf"), run_tanh, NULL, false },
     { "tanh_factored", ALL_FORMATS, GA_GELU_TANH,
-      "HF gelu_fast / FastGELUActivation, ggml ggml_gelu_f32",
+      "HF FastGELUActivation (src/transformers/activations.py), ggml ggml_gelu_f32 (ggml.c)",
       "0.5f*x*(1 + tanhf(beta*x*(1 + kappa*x*x)))",
-      OPMATH("tanhf"), run_tanh_factored, NULL },
+      OPMATH("tanhf"), run_tanh_factored, NULL, false },
     { "sigmoid", ALL_FORMATS, GA_GELU_TANH,
       "the tanh form written as x*sigmoid(2u), without cancellation",
       "x/(1 + expf(-2*u)), u = beta*(x + kappa*(x*x*x))",
-      OPMATH("expf"), run_sigmoid, NULL },
+      OPMATH("expf"), run_sigmoid, NULL, false },
     { "quick", ALL_FORMATS, GA_GELU,
-      "quick GELU: CLIP / HF quick_gelu, TransformerEngine qgelu",
+      "quick GELU: CLIP, HF QuickGELUActivation (src/transformers/activations.py), "
+      "TransformerEngine qgelu",
       "x*(1/(1 + expf(-(1.702f*x))))",
-      OPMATH("expf"), run_quick, NULL },
+      OPMATH("expf"), run_quick, NULL, false },
     { "erf_as", ALL_FORMATS, GA_GELU,
-      "PyTorch CPU AVX2/AVX-512 exact GELU (Abramowitz-Stegun 7.1.26 vector erf)",
+      "the Abramowitz-Stegun 7.1.26 erf that oneDNN 2.6 uses, in the (0.5x)(1 + erf) form "
+      "with C expf (oneDNN's own form is erf_dnnl; PyTorch 1.13's vector erf is SLEEF's)",
       "x*0.5f*(1 + erf_as(x*(float)M_SQRT1_2)), erf_as(u) = sign(u)*fmaf(-expf(-u*u)*t, r, 1), "
       "t = 1/fmaf(0.3275911f, |u|, 1), r = Horner a5..a1 with fmaf",
-      "float32 with fmaf and C expf (PyTorch: FMA and SLEEF expf_u10); "
-      "16-bit: float32, rounded once",
-      run_erf_as, NULL },
+      "float32 with fmaf and C expf; 16-bit: float32, rounded once",
+      run_erf_as, NULL, false },
+    { "erf_dnnl", F32 | BF16, GA_GELU,
+      "oneDNN 2.6.3 eltwise gelu_erf JIT kernel (jit_uni_eltwise_injector.cpp): PyTorch 1.13 "
+      "exact GELU on contiguous float32 tensors, and on bfloat16 ones where the CPU has "
+      "AVX-512 BF16",
+      "fmaf(erf, S, S), S = 0.5f*x, erf = sign(x)*fmaf(-exp_dnnl(-u*u)*t, r, 1), "
+      "u = x*0x3f3504f3, t = 1/fmaf(0.3275911f, |u|, 1), r = Horner a5..a1 with fmaf",
+      "float32 with fmaf and oneDNN's exp polynomial; bfloat16: that float32 converted by "
+      "VCVTNEPS2BF16 (subnormal results flushed to zero)",
+      run_erf_dnnl, NULL, false },
+    { "tanh_fma", ALL_FORMATS, GA_GELU_TANH,
+      "PyTorch 1.13 CPU tanh GELU, scalar loop (strided tensors): GeluKernel.cpp compiled "
+      "with FMA, which fuses x + kappa*x^3",
+      "0.5f*x*(1 + tanhf(beta*fmaf(kappa, x*x*x, x)))",
+      OPMATH("tanhf"), run_tanh_fma, NULL, false },
     { "lut_f16", F32 | F16, GA_GELU_TANH,
-      "ggml / llama.cpp / whisper.cpp CPU GELU (GGML_GELU_FP16 table)",
+      "ggml / llama.cpp / whisper.cpp CPU GELU (ggml.c, GGML_GELU_FP16 table)",
       "float16: table[h] = fp16(tanh_factored(h)); "
       "float32: x <= -10 -> 0, x >= 10 -> x, else table[fp16(x)]",
       "float32 tanh_factored rounded to float16 in a 65536-entry table",
-      run_lut_f16, NULL },
+      run_lut_f16, NULL, false },
     { "double", ALL_FORMATS, GA_GELU,
       "exact GELU in double (no library: a wider-precision baseline)",
       "0.5*x*erfc(-x/M_SQRT2)",
       "double with C erfc, rounded once to the format",
-      run_double, NULL },
+      run_double, NULL, false },
     { "erf_native", HALF_FORMATS, GA_GELU,
-      "MLX nn.gelu, HF gelu_python on bfloat16/float16 arrays",
+      "MLX nn.gelu (python/mlx/nn/layers/activations.py), HF _gelu_python "
+      "(src/transformers/activations.py), TensorFlow tf.nn.gelu (= Eigen 3.4 bit for bit) on "
+      "bfloat16/float16 arrays",
       "x*0.5*(1 + erf(x/sqrt2)), sqrt2 rounded (bfloat16 1.4140625)",
-      NATIVE, run_erf_native, NULL },
+      NATIVE, run_erf_native, NULL, false },
+    { "erf_torch_bf16", BF16, GA_GELU,
+      "PyTorch 1.13 CPU exact GELU on bfloat16 tensors (GeluKernel.cpp, Vectorized<BFloat16>): "
+      "the default path where the CPU lacks AVX-512 BF16, and with mkldnn disabled",
+      "x*0.5*(1 + erf(x*alpha)), alpha = M_SQRT1_2 rounded (bfloat16 0.70703125)",
+      NATIVE, run_erf_torch_bf16, NULL, false },
     { "erfc_native", HALF_FORMATS, GA_GELU,
-      "JAX exact GELU on bfloat16/float16 arrays (constants cast to the dtype)",
+      "JAX exact GELU (jax/_src/nn/functions.py) on bfloat16/float16 arrays (constants cast "
+      "to the dtype)",
       "0.5*x*erfc(-x*sqrt(0.5)), sqrt(0.5) rounded (bfloat16 0.70703125)",
-      NATIVE, run_erfc_native, NULL },
+      NATIVE, run_erfc_native, NULL, false },
     { "tanh_native", HALF_FORMATS, GA_GELU_TANH,
-      "HF NewGELU / JAX approximate=True on bfloat16/float16 arrays",
+      "HF NewGELUActivation (src/transformers/activations.py), JAX approximate=True, and "
+      "PyTorch 1.13's CPU tanh GELU (= libtorch bit for bit) on bfloat16/float16 arrays",
       "0.5*x*(1 + tanh(beta*(x + kappa*((x*x)*x)))), beta, kappa rounded "
       "(bfloat16 0.796875, 0.044677734)",
-      NATIVE, run_tanh_native, NULL },
+      NATIVE, run_tanh_native, NULL, false },
     { "tanh_factored_native", HALF_FORMATS, GA_GELU_TANH,
-      "HF gelu_fast eager on bfloat16/float16 arrays",
+      "HF FastGELUActivation eager (src/transformers/activations.py) on bfloat16/float16 arrays",
       "0.5*x*(1 + tanh(beta*x*(1 + kappa*x*x))), beta, kappa rounded",
-      NATIVE, run_tanh_factored_native, NULL },
+      NATIVE, run_tanh_factored_native, NULL, false },
     { "sigmoid_native", HALF_FORMATS, GA_GELU_TANH,
       "the sigmoid form of the tanh GELU on bfloat16/float16 arrays",
       "x/(1 + exp(-2*u)), u = beta*(x + kappa*((x*x)*x)), beta, kappa rounded",
-      NATIVE, run_sigmoid_native, NULL },
+      NATIVE, run_sigmoid_native, NULL, false },
     { "quick_native", HALF_FORMATS, GA_GELU,
-      "MLX gelu_fast_approx, HF QuickGELU eager on bfloat16/float16 arrays",
+      "MLX gelu_fast_approx (python/mlx/nn/layers/activations.py), HF QuickGELUActivation "
+      "eager on bfloat16/float16 arrays",
       "x*sigmoid(1.702*x), 1.702 rounded (bfloat16 1.703125), sigmoid one op in float",
-      NATIVE, run_quick_native, NULL },
+      NATIVE, run_quick_native, NULL, false },
     { "erf_as_native", HALF_FORMATS, GA_GELU,
       "Abramowitz-Stegun 7.1.26 erf GELU as a bfloat16/float16 kernel",
       "as erf_as with separate multiply and add, p, a1..a5, M_SQRT1_2 rounded",
-      NATIVE, run_erf_as_native, NULL },
+      NATIVE, run_erf_as_native, NULL, false },
 };
 
 #define CATALOGUE_COUNT (sizeof catalogue / sizeof catalogue[0])

@@ -13,6 +13,9 @@
 float ga_gelu_erf_f32(float x);            /* gelu_erf.c */
 float ga_gelu_erfc_f32(float x);           /* gelu_erf.c */
 float ga_gelu_erf_as_f32(float x);         /* gelu_erf_as.c */
+float ga_gelu_erf_dnnl_f32(float x);       /* gelu_dnnl.c */
+float ga_gelu_erf_dnnl_bf16(float x);      /* gelu_dnnl.c: float32, subnormals flushed */
+float ga_gelu_tanh_fma_f32(float x);       /* gelu_tanh_forms.c */
 float ga_gelu_tanh_f32(float x);           /* gelu_tanh_forms.c */
 float ga_gelu_tanh_factored_f32(float x);  /* gelu_tanh_forms.c */
 float ga_gelu_sigmoid_f32(float x);        /* gelu_tanh_forms.c */
@@ -21,6 +24,7 @@ float ga_gelu_quick_f32(float x);          /* gelu_quick.c */
 /* Native forms for the 16-bit formats: every operation and every constant
  * rounded to f (native.h).  x is a value of f; so is the result. */
 float ga_gelu_erf_native(const struct ga_format *f, float x);
+float ga_gelu_erf_torch_bf16(const struct ga_format *f, float x);
 float ga_gelu_erfc_native(const struct ga_format *f, float x);
 float ga_gelu_erf_as_native(const struct ga_format *f, float x);
 float ga_gelu_tanh_native(const struct ga_format *f, float x);

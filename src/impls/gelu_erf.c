@@ -67,3 +67,15 @@ float ga_gelu_erfc_native(const struct ga_format *f, float x)
     float erfc_v = ga_nat(f, erfcf(v));
     return ga_nat_mul(f, half_x, erfc_v);
 }
+
+/* PyTorch 1.13's CPU kernel on bfloat16 tensors (GeluKernel.cpp through
+ * Vectorized<BFloat16>, whose every operation converts to float, computes and
+ * rounds back): x*0.5*(1 + erf(x*kAlpha)), kAlpha = M_SQRT1_2 rounded to the
+ * format (bfloat16 0.70703125).  It multiplies where erf_native divides. */
+float ga_gelu_erf_torch_bf16(const struct ga_format *f, float x)
+{
+    float alpha = ga_nat(f, M_SQRT1_2);
+    float half_x = ga_nat_mul(f, x, 0.5f);
+    float erf_u = ga_nat(f, erff(ga_nat_mul(f, x, alpha)));
+    return ga_nat_mul(f, half_x, ga_nat_add(f, 1.0f, erf_u));
+}

@@ -1,16 +1,18 @@
-/* Exact GELU with erf from Abramowitz and Stegun 7.1.26, as PyTorch's CPU
- * kernel computes it on AVX2/AVX-512 (Vectorized<float>::erf, used by
- * x*0.5*(1 + erf(x*M_SQRT1_2)) in GeluKernel.cpp):
+/* Exact GELU with erf from Abramowitz and Stegun 7.1.26, the erf oneDNN
+ * 2.6.3's eltwise gelu_erf uses (jit_uni_eltwise_injector.cpp), in the
+ * textbook form x*0.5*(1 + erf(x*M_SQRT1_2)):
  *
  *   t = 1/(1 + p*|u|),  r = (((a5*t + a4)*t + a3)*t + a2)*t + a1,
  *   erf(u) = sign(u) * (1 - r*t*exp(-u*u)),
  *
  * p = 0.3275911 and a1..a5 from the Handbook (absolute error <= 1.5e-7).
- * PyTorch evaluates the "+" steps as FMA instructions; here they are fmaf(),
- * which is correctly rounded with or without FMA hardware, so the float32
- * form is the same on every machine.  PyTorch's exp is SLEEF expf_u10 (1 ulp);
- * this uses the C library's expf, so a rare last-bit difference remains.
- * PyTorch's scalar tail (the last n mod 8 elements) uses std::erf instead.
+ * The "+" steps are fmaf(), which is correctly rounded with or without FMA
+ * hardware, so the float32 form is the same on every machine; exp is the C
+ * library's expf.  oneDNN itself differs in two ways, which erf_dnnl
+ * (gelu_dnnl.c) models bit for bit: its own exp polynomial, and the last
+ * step fma(erf, 0.5x, 0.5x).  PyTorch 1.13's own vector erf
+ * (Vectorized<float>::erf, vec256_float.h) is SLEEF's Sleef_erff8_u10, not
+ * this one.
  *
  * erf_as_native does the same with every operation and constant rounded to a
  * 16-bit format (native.h), separate multiply and add, no FMA: the Handbook
@@ -44,7 +46,7 @@ static float erf_as(float u)
     r = fmaf(r, t, (float)AS_A1);
     float minus_e = -expf(-(u * u));
     float magnitude = fmaf(minus_e * t, r, 1.0f);
-    return signbit(u) ? -magnitude : magnitude;  /* PyTorch XORs u's sign bit in */
+    return signbit(u) ? -magnitude : magnitude;  /* oneDNN XORs u's sign bit in */
 }
 
 /* GELU specials: NaN -> NaN; +inf -> +inf; -inf -> (-inf)*(1 - 1) = NaN;

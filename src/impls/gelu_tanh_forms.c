@@ -3,6 +3,9 @@
  *
  * tanh           0.5*x*(1 + tanh(beta*(x + kappa*(x*x*x))))
  *                PyTorch gelu(approximate='tanh'), CUDA and CPU, in float
+ * tanh_fma       0.5*x*(1 + tanh(beta*fma(kappa, x*x*x, x)))
+ *                the same with x + kappa*x^3 fused, as GCC compiles PyTorch
+ *                1.13's CPU kernel (GeluKernel.cpp, built with FMA for AVX2)
  * tanh_factored  0.5*x*(1 + tanh(beta*x*(1 + kappa*x*x)))
  *                HF gelu_fast / FastGELUActivation, ggml ggml_gelu_f32
  * sigmoid        x/(1 + exp(-2u)), u = beta*(x + kappa*(x*x*x))
@@ -37,6 +40,16 @@ float ga_gelu_tanh_f32(float x)
     const float beta = (float)BETA, kappa = (float)KAPPA;
     float x3 = x * x * x;
     float inner = beta * (x + kappa * x3);
+    float half_x = 0.5f * x;
+    return half_x * (1.0f + tanhf(inner));
+}
+
+/* As ga_gelu_tanh_f32, with one rounding fewer: kappa*x^3 + x fused. */
+float ga_gelu_tanh_fma_f32(float x)
+{
+    const float beta = (float)BETA, kappa = (float)KAPPA;
+    float x3 = x * x * x;
+    float inner = beta * fmaf(kappa, x3, x);
     float half_x = 0.5f * x;
     return half_x * (1.0f + tanhf(inner));
 }

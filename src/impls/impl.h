@@ -4,6 +4,7 @@
 #ifndef GA_IMPL_H
 #define GA_IMPL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "formats/format.h"
@@ -35,6 +36,7 @@ struct ga_impl {
     const char *computes;    /* intermediate precision, e.g. "float32 with erff, rounded once" */
     ga_batch_fn run;
     const void *data;        /* the entry's own: a scalar function, a plugin handle... */
+    bool real;               /* a real library (real/real.h), not a model of one */
 };
 
 static inline int ga_impl_supports(const struct ga_impl *impl, const struct ga_format *f)

@@ -120,6 +120,7 @@ struct page {
     const struct ga_result *r;
     size_t n;
     const char *how;
+    const struct ga_real_section *real;  /* NULL: no such section */
 };
 
 static void cell(FILE *out, const char *text, bool bad)
@@ -139,6 +140,12 @@ static void count_cell(FILE *out, uint64_t v)
 static void impl_cell(FILE *out, const struct page *p, size_t i)
 {
     char key[GA_PICTURE_PATH_LEN];
+    if (p->r[i].real) {  /* no plots of its own to link to */
+        fputs("<td><code>", out);
+        put(out, p->r[i].impl);
+        fputs("</code></td>", out);
+        return;
+    }
     fprintf(out, "<td><a href=\"#impl-%s\"><code>", ga_picture_key(p->r, p->n, i, key));
     put(out, p->r[i].impl);
     fputs("</code></a></td>", out);
@@ -336,6 +343,69 @@ static const char highlight_note[] =
     "or outputs flushed to 0, NaN or infinite where the correctly rounded result is a finite "
     "number, or zeros of the wrong sign.</p>\n";
 
+/* The real libraries: their tables, what ran, what did not. */
+static void real_section(FILE *out, const struct page *p)
+{
+    const struct ga_real_section *rs = p->real;
+    struct page rp = { p->f, rs->r, rs->n, p->how, NULL };
+    bool any_tanh = false;
+
+    for (size_t i = 0; i < rs->n; i++)
+        any_tanh |= rs->r[i].reference == GA_GELU_TANH;
+    fputs("<!-- real libraries -->\n<h2 id=\"real\">Real libraries</h2>\n<p>GELU as the "
+          "libraries compute it on this machine, called through their own entry points "
+          "(<code>gelu-acc list</code> shows each call; they run in worker processes like "
+          "plugins). The tables above are models; <code>tests/real_models_test</code> checks "
+          "bit for bit that the models naming a library compute what it computes. These "
+          "figures depend on the CPU's vector dispatch: <code>make check</code> compares them "
+          "only with a run on the same CPU model, ISA and library versions (the line at the "
+          "top of the page). Domain: <code>", out);
+    put(out, rs->n ? rs->r[0].domain : "-");
+    fputs("</code>.</p>\n", out);
+    if (rs->n) {
+        fputs("<h3>Against exact GELU</h3>\n", out);
+        summary_table(out, &rp, GA_GELU, GA_REGION_ALL);
+    }
+    if (any_tanh) {
+        fputs("<h3>Tanh forms against the tanh formula</h3>\n", out);
+        summary_table(out, &rp, GA_GELU_TANH, GA_REGION_ALL);
+    }
+    if (rs->n) {
+        fputs("<h3>What ran</h3>\n<div class=\"scroll\"><table>\n<thead><tr>"
+              "<th>implementation</th><th>library, call and code path</th><th>formula</th>"
+              "<th>precision</th></tr></thead>\n<tbody>\n", out);
+        for (size_t i = 0; i < rs->n; i++) {
+            if (rs->r[i].reference != GA_GELU)
+                continue;
+            fputs("<tr><td><code>", out);
+            put(out, rs->r[i].impl);
+            fputs("</code></td><td>", out);
+            put(out, rs->r[i].models);
+            fputs("</td><td>", out);
+            put(out, rs->r[i].formula);
+            fputs("</td><td>", out);
+            put(out, rs->r[i].computes);
+            fputs("</td></tr>\n", out);
+        }
+        fputs("</tbody></table></div>\n", out);
+    }
+    if (rs->not_measured[0]) {
+        const char *line = rs->not_measured;
+        fputs("<h3>Not measured here</h3>\n<ul>\n", out);
+        while (*line) {
+            size_t len = strcspn(line, "\n");
+            char item[512];
+            snprintf(item, sizeof item, "%.*s", (int)len, line);
+            fputs("<li>", out);
+            put(out, item);
+            fputs("</li>\n", out);
+            line += len + (line[len] == '\n');
+        }
+        fputs("</ul>\n", out);
+    }
+    fputs("<!-- /real libraries -->\n", out);
+}
+
 static int write_page(FILE *out, const void *ctx)
 {
     const struct page *p = ctx;
@@ -362,6 +432,11 @@ static int write_page(FILE *out, const void *ctx)
           "use the ulp of the exact value; “faithful on” is the widest interval around 0 where "
           "every output is within 1 ulp; “all 0 below” is the input below which every output "
           "is ±0.</p>\n", out);
+    if (p->real != NULL) {
+        fputs("<!-- machine -->\n<p>Real libraries measured on: ", out);
+        put(out, p->real->machine);
+        fputs(".</p>\n<!-- /machine -->\n", out);
+    }
 
     /* Contents */
     fputs("<nav class=\"toc\">\n<ol>\n<li><a href=\"#overview\">Overview plot</a></li>\n"
@@ -383,7 +458,11 @@ static int write_page(FILE *out, const void *ctx)
         fputs("</code></a></li>\n", out);
     }
     fputs("</ol></li>\n<li><a href=\"#approximations\">The approximations themselves</a></li>\n"
-          "<li><a href=\"#catalogue\">Implementations</a></li>\n</ol>\n</nav>\n", out);
+          "<li><a href=\"#catalogue\">Implementations</a></li>\n", out);
+    if (p->real != NULL)
+        fputs("<!-- real libraries -->\n<li><a href=\"#real\">Real libraries</a></li>\n"
+              "<!-- /real libraries -->\n", out);
+    fputs("</ol>\n</nav>\n", out);
 
     fputs("<h2 id=\"overview\">Overview</h2>\n", out);
     figure(out, ga_picture_overview_path(f, path), "worst ulp error of every implementation",
@@ -434,6 +513,8 @@ static int write_page(FILE *out, const void *ctx)
     approximation_figures(out, NULL);
     fputs("<h2 id=\"catalogue\">Implementations</h2>\n", out);
     catalogue_table(out, p);
+    if (p->real != NULL)
+        real_section(out, p);
     fputs("</body>\n</html>\n", out);
     return ferror(out) ? -1 : 0;
 }
@@ -442,7 +523,16 @@ enum ga_io_status ga_write_html_page(const char *dir, const struct ga_format *f,
                                      const struct ga_result *r, size_t n,
                                      const char *how_generated, struct ga_io_error *err)
 {
-    struct page p = { f, r, n, how_generated };
+    return ga_write_html_page_real(dir, f, r, n, how_generated, NULL, err);
+}
+
+enum ga_io_status ga_write_html_page_real(const char *dir, const struct ga_format *f,
+                                          const struct ga_result *r, size_t n,
+                                          const char *how_generated,
+                                          const struct ga_real_section *rs,
+                                          struct ga_io_error *err)
+{
+    struct page p = { f, r, n, how_generated, rs };
     char name[64];
 
     snprintf(name, sizeof name, "%s.html", f->name);

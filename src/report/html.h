@@ -20,6 +20,13 @@ enum ga_io_status ga_write_html_page(const char *dir, const struct ga_format *f,
                                      const struct ga_result *r, size_t n,
                                      const char *how_generated, struct ga_io_error *err);
 
+/* ga_write_html_page with the real libraries' section (rs NULL: none). */
+enum ga_io_status ga_write_html_page_real(const char *dir, const struct ga_format *f,
+                                          const struct ga_result *r, size_t n,
+                                          const char *how_generated,
+                                          const struct ga_real_section *rs,
+                                          struct ga_io_error *err);
+
 /* Write DIR/index.html: a short guide, and for each format given (then for
  * any other format whose page is in DIR) a link to its page and its
  * overview plot. */

@@ -1,4 +1,6 @@
 /* A Markdown page of error tables for one format: the tables people publish. */
+#include <string.h>
+
 #include "report/number_text.h"
 #include "report/result.h"
 
@@ -43,8 +45,61 @@ static void summary_table(FILE *out, const struct ga_result *r, size_t n, enum g
     fputc('\n', out);
 }
 
+/* The real libraries: their tables, what ran, what did not. */
+static void real_section(FILE *out, const struct ga_real_section *rs)
+{
+    bool any_tanh = false;
+
+    for (size_t i = 0; i < rs->n; i++)
+        any_tanh |= rs->r[i].reference == GA_GELU_TANH;
+    fprintf(out, "<!-- real libraries -->\n## Real libraries\n\n"
+                 "GELU as the libraries compute it on this machine, called through their own "
+                 "entry points (`gelu-acc list` shows each call; they run in worker processes "
+                 "like plugins). The tables above are models; `tests/real_models_test` checks "
+                 "bit for bit that the models naming a library compute what it computes. "
+                 "These figures depend on the CPU's vector dispatch: `make check` compares "
+                 "them only with a run on the same CPU model, ISA and library versions "
+                 "(the line at the top of the page). Domain: `%s`.\n\n",
+            rs->n ? rs->r[0].domain : "-");
+    if (rs->n) {
+        fprintf(out, "### Against exact GELU\n\n");
+        summary_table(out, rs->r, rs->n, GA_GELU, GA_REGION_ALL);
+    }
+    if (any_tanh) {
+        fprintf(out, "### Tanh forms against the tanh formula\n\n");
+        summary_table(out, rs->r, rs->n, GA_GELU_TANH, GA_REGION_ALL);
+    }
+    if (rs->n) {
+        fprintf(out, "### What ran\n\n| implementation | library, call and code path | "
+                     "formula | precision |\n|---|---|---|---|\n");
+        for (size_t i = 0; i < rs->n; i++)
+            if (rs->r[i].reference == GA_GELU)
+                fprintf(out, "| `%s` | %s | %s | %s |\n", rs->r[i].impl, rs->r[i].models,
+                        rs->r[i].formula, rs->r[i].computes);
+        fputc('\n', out);
+    }
+    if (rs->not_measured[0]) {
+        const char *line = rs->not_measured;
+        fprintf(out, "### Not measured here\n\n");
+        while (*line) {
+            size_t len = strcspn(line, "\n");
+            fprintf(out, "- %.*s\n", (int)len, line);
+            line += len + (line[len] == '\n');
+        }
+        fputc('\n', out);
+    }
+    fprintf(out, "<!-- /real libraries -->\n");
+}
+
 int ga_write_markdown(FILE *out, const struct ga_format *f, const struct ga_result *r,
                       size_t n, const char *how_generated)
+{
+    return ga_write_markdown_page(out, f, r, n, how_generated, NULL);
+}
+
+int ga_write_markdown_page(FILE *out, const struct ga_format *f, const struct ga_result *r,
+                           size_t n, const char *how_generated,
+                           const struct ga_real_section *rs)
 {
     bool any_tanh = false;
 
@@ -56,6 +111,9 @@ int ga_write_markdown(FILE *out, const struct ga_format *f, const struct ga_resu
                  "every output is within 1 ulp; \"all 0 below\" is the input below which every\n"
                  "output is ±0.\n\n",
             how_generated, n ? r[0].domain : "-");
+    if (rs != NULL)
+        fprintf(out, "<!-- machine -->\nReal libraries measured on: %s.\n<!-- /machine -->\n\n",
+                rs->machine);
     for (size_t i = 0; i < n; i++)
         any_tanh |= r[i].reference == GA_GELU_TANH;
 
@@ -94,5 +152,9 @@ int ga_write_markdown(FILE *out, const struct ga_format *f, const struct ga_resu
             fprintf(out, "| `%s` | %s | `%s` | %s | %s |\n", r[i].impl,
                     ga_function_name(r[i].approximates), r[i].formula, r[i].computes,
                     r[i].models);
+    if (rs != NULL) {
+        fputc('\n', out);
+        real_section(out, rs);
+    }
     return ferror(out) ? -1 : 0;
 }

@@ -1,11 +1,13 @@
 /* What a report measures for one format: every catalogue implementation
- * against exact GELU, and the tanh-form ones against their own formula too. */
+ * against exact GELU, and the tanh-form ones against their own formula too;
+ * then every real library (real/real.h) that runs here, the same way. */
 #ifndef GA_REPORT_PLAN_H
 #define GA_REPORT_PLAN_H
 
 #include <stddef.h>
 
 #include "formats/format.h"
+#include "real/real.h"
 #include "sweep/sweep.h"
 
 /* The most measurements ga_report_plan writes for any format. */
@@ -13,5 +15,26 @@ size_t ga_report_plan_max(void);
 
 /* Fill m[0..n) (m holds ga_report_plan_max() entries) and return n. */
 size_t ga_report_plan(const struct ga_format *f, struct ga_measurement *m);
+
+/* The real libraries of a report page: the kernels opened, the machine
+ * line, what could not be measured and why. */
+struct ga_report_real {
+    struct ga_real_kernel **kernels;
+    size_t count;
+    char machine[512];
+    char not_measured[4096];   /* lines "name: why" */
+};
+
+/* The most measurements ga_report_plan_real writes. */
+size_t ga_report_plan_real_max(void);
+
+/* Open every real implementation that runs here in f, fill m (which holds
+ * ga_report_plan_real_max() entries) and *rr; return the count.  Those
+ * that cannot run (module not built, library refuses f) are listed in
+ * rr->not_measured.  Close with ga_report_real_close. */
+size_t ga_report_plan_real(const struct ga_format *f, struct ga_measurement *m,
+                           struct ga_report_real *rr);
+
+void ga_report_real_close(struct ga_report_real *rr);
 
 #endif

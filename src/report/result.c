@@ -14,6 +14,7 @@ int ga_result_from_measurement(struct ga_result *r, const struct ga_measurement 
     r->formula = impl ? impl->formula : "-";
     r->computes = impl ? impl->computes : "-";
     r->approximates = impl ? impl->approximates : m->reference;
+    r->real = impl ? impl->real : false;
     r->format = m->stats->format;
     r->reference = m->reference;
     snprintf(r->domain, sizeof r->domain, "%s", d->spec);

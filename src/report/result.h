@@ -11,6 +11,7 @@ struct ga_result {
     const char *impl, *models, *formula, *computes;
     const struct ga_format *format;
     enum ga_function approximates, reference;
+    bool real;                       /* a real library, not a model (real/real.h) */
     char domain[256];
     enum ga_oracle oracle;
     struct ga_summary region[GA_REGION_COUNT + 1];  /* [GA_REGION_ALL]: every input */
@@ -34,5 +35,22 @@ int ga_write_csv(FILE *out, const struct ga_result *r, size_t n);
 /* A Markdown page of error tables for one format. */
 int ga_write_markdown(FILE *out, const struct ga_format *f, const struct ga_result *r,
                       size_t n, const char *how_generated);
+
+/* The real libraries' part of a page (real/real.h): their results, the
+ * machine they ran on, and what could not be measured.  Pages mark it
+ * between <!-- machine --> ... <!-- /machine --> (a header line) and
+ * <!-- real libraries --> ... <!-- /real libraries --> (the section), so
+ * that a comparison on another machine can leave it out. */
+struct ga_real_section {
+    const struct ga_result *r;
+    size_t n;
+    const char *machine;        /* one line: CPU, ISA, library versions */
+    const char *not_measured;   /* lines "name: why", or "" */
+};
+
+/* ga_write_markdown with the real libraries' section (rs NULL: none). */
+int ga_write_markdown_page(FILE *out, const struct ga_format *f, const struct ga_result *r,
+                           size_t n, const char *how_generated,
+                           const struct ga_real_section *rs);
 
 #endif

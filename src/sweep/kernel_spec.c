@@ -90,11 +90,24 @@ static enum ga_io_status open_plugin(struct ga_kernel *k, const struct ga_kernel
     return s;
 }
 
+static enum ga_io_status open_real(struct ga_kernel *k, const struct ga_kernel_request *rq,
+                                   const struct ga_real *r, struct ga_io_error *err)
+{
+    enum ga_io_status s = ga_real_open(r, rq->format, rq->plugin_options, &k->real, err);
+
+    if (s == GA_IO_OK)
+        k->measurement.impl = ga_real_impl(k->real);
+    return s;
+}
+
 static enum ga_io_status open_catalogue(struct ga_kernel *k, const struct ga_kernel_request *rq,
                                         struct ga_io_error *err)
 {
     const struct ga_impl *impl = ga_catalogue_find(rq->spec);
+    const struct ga_real *real = impl ? NULL : ga_real_find(rq->spec);
 
+    if (real)
+        return open_real(k, rq, real, err);
     if (!impl)
         return ga_io_fail(err, GA_IO_BAD_SPEC,
                           "unknown implementation '%s' (see 'gelu-acc list'; or write "
@@ -134,5 +147,6 @@ void ga_kernel_close(struct ga_kernel *k)
     if (k->has_domain || k->has_graded)
         ga_domain_free(&k->domain);
     ga_plugin_close(k->plugin);
+    ga_real_close(k->real);
     memset(k, 0, sizeof *k);
 }

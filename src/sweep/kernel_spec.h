@@ -1,5 +1,6 @@
 /* Kernels named by a spec, as baselines and the command line write them:
- *   NAME                 a catalogue implementation (impls/impl.h);
+ *   NAME                 a catalogue implementation (impls/impl.h), or a real
+ *                        library's (real/real.h), run in isolation;
  *   plugin:PATH:SYMBOL   a kernel in a shared library, run in isolation
  *                        (isolation/plugin.h);
  *   outputs:FILE         outputs computed elsewhere, graded against an
@@ -15,6 +16,7 @@
 #include "formats/format.h"
 #include "io/io_error.h"
 #include "isolation/plugin.h"
+#include "real/real.h"
 #include "sweep/domain.h"
 #include "sweep/graded.h"
 #include "sweep/sweep.h"
@@ -34,13 +36,15 @@ struct ga_kernel {
     struct ga_measurement measurement;
     struct ga_domain domain;
     struct ga_plugin *plugin;  /* plugin: kernels */
+    struct ga_real_kernel *real;  /* real libraries */
     struct ga_graded graded;   /* outputs: kernels */
     bool has_domain, has_graded;
 };
 
-/* Open what the request names.  GA_IO_BAD_SPEC for an unknown catalogue name,
- * a catalogue entry without a version for the format, an unparsable domain or
- * a missing inputs file; the statuses of plugin.h and graded.h otherwise.
+/* Open what the request names.  GA_IO_BAD_SPEC for an unknown name, a
+ * catalogue entry without a version for the format, an unparsable domain or
+ * a missing inputs file; the statuses of plugin.h, real.h and graded.h
+ * otherwise.
  * On failure nothing stays open and ga_kernel_close is harmless. */
 enum ga_io_status ga_kernel_open(struct ga_kernel *k, const struct ga_kernel_request *rq,
                                  struct ga_io_error *err);

@@ -1,0 +1,295 @@
+/* The tier of real implementations: the table and the module loader
+ * (real.h). */
+#define _GNU_SOURCE
+#include "real/real.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef GA_REAL_MODULE_DIR
+#define GA_REAL_MODULE_DIR "/usr/local/lib/gelu-accuracy"
+#endif
+
+/* "(= X)": tests/real_models_test checks bit for bit that model (or real
+ * implementation) X computes the same on this kind of CPU. */
+#define TORCH "PyTorch (libtorch)"
+#define OPMATH16 "float32; a 16-bit input widened to float, the result rounded once"
+
+static const struct ga_real table[] = {
+    { "torch_erf", "torch", "torch_erf", GA_GELU, TORCH,
+      "at::gelu(x, \"none\") on a contiguous tensor (the default path)",
+      "float32: oneDNN's eltwise gelu_erf, which ATen hands contiguous float tensors "
+      "(= model erf_dnnl); bfloat16: oneDNN on CPUs with AVX-512 (erf_dnnl reproduces the "
+      "figures measured on one), elsewhere ATen's vector kernel (= erf_torch_bf16)",
+      "float32; bfloat16: as the path taken" },
+    { "torch_tanh", "torch", "torch_tanh", GA_GELU_TANH, TORCH,
+      "at::gelu(x, \"tanh\") on a contiguous tensor (the default path)",
+      "ATen's vector kernel, as torch_nomkldnn_tanh (1.13 hands only exact GELU to oneDNN)",
+      "float32: float; bfloat16: every operation rounded to bfloat16" },
+    { "torch_nomkldnn_erf", "torch", "torch_nomkldnn_erf", GA_GELU, TORCH,
+      "at::gelu(x, \"none\"), contiguous, after setUserEnabledMkldnn(false)",
+      "ATen GeluKernel.cpp vector loop: float32 (x*0.5)*(1 + Sleef_erff8_u10(x*M_SQRT1_2)) "
+      "(= sleef_erf_u10); bfloat16 every operation and M_SQRT1_2 rounded to bfloat16 "
+      "(= model erf_torch_bf16)",
+      "float32: float; bfloat16: every operation rounded to bfloat16" },
+    { "torch_nomkldnn_tanh", "torch", "torch_nomkldnn_tanh", GA_GELU_TANH, TORCH,
+      "at::gelu(x, \"tanh\"), contiguous, after setUserEnabledMkldnn(false)",
+      "ATen GeluKernel.cpp vector loop: float32 (0.5x)*(1 + Sleef_tanhf8_u10(beta*fma(kappa, "
+      "x^3, x))) (= sleef_tanh_u10); bfloat16 every operation rounded (= model tanh_native)",
+      "float32: float; bfloat16: every operation rounded to bfloat16" },
+    { "torch_strided_erf", "torch", "torch_strided_erf", GA_GELU, TORCH,
+      "at::gelu(x, \"none\") on a non-contiguous view (every other element)",
+      "ATen GeluKernel.cpp scalar loop: float32 x*0.5f*(1 + erff(x*M_SQRT1_2)) with the C "
+      "library's erff (= model erf); bfloat16 every operation rounded (= erf_torch_bf16)",
+      "float32: float; bfloat16: every operation rounded to bfloat16" },
+    { "torch_strided_tanh", "torch", "torch_strided_tanh", GA_GELU_TANH, TORCH,
+      "at::gelu(x, \"tanh\") on a non-contiguous view (every other element)",
+      "ATen GeluKernel.cpp scalar loop: float32 0.5f*x*(1 + tanhf(beta*fmaf(kappa, x^3, x))) "
+      "with the C library's tanhf (= model tanh_fma); bfloat16 every operation rounded "
+      "(= tanh_native)",
+      "float32: float; bfloat16: every operation rounded to bfloat16" },
+    { "dnnl_erf", "dnnl", "dnnl_erf", GA_GELU, "oneDNN",
+      "eltwise primitive, dnnl_eltwise_gelu_erf, forward inference",
+      "jit_uni_eltwise_injector.cpp (2.6.3): Abramowitz-Stegun 7.1.26 erf with oneDNN's "
+      "own exp, then fma(erf, 0.5x, 0.5x) (= model erf_dnnl)",
+      "float32 (16-bit types where the CPU supports them)" },
+    { "dnnl_tanh", "dnnl", "dnnl_tanh", GA_GELU_TANH, "oneDNN",
+      "eltwise primitive, dnnl_eltwise_gelu_tanh, forward inference",
+      "jit_uni_eltwise_injector.cpp (2.6.3): u = sqrt(2/pi)*x*fma(0.044715, x*x, 1), "
+      "0.5*(1 + tanh(u))*x with oneDNN's own tanh",
+      "float32 (16-bit types where the CPU supports them)" },
+    { "sleef_erf_u10", "sleef", "sleef_erf_u10", GA_GELU, "SLEEF",
+      "Sleef_erff8_u10 (8 lanes, dispatched at run time)",
+      "(x*0.5f)*(1 + Sleef_erff8_u10(x*(float)M_SQRT1_2))", OPMATH16 },
+    { "sleef_erf_u10_scalar", "sleef", "sleef_erf_u10_scalar", GA_GELU, "SLEEF",
+      "Sleef_erff_u10 (scalar)",
+      "(x*0.5f)*(1 + Sleef_erff_u10(x*(float)M_SQRT1_2))", OPMATH16 },
+    { "sleef_tanh_u10", "sleef", "sleef_tanh_u10", GA_GELU_TANH, "SLEEF",
+      "Sleef_tanhf8_u10 (8 lanes, dispatched at run time)",
+      "(0.5f*x)*(1 + Sleef_tanhf8_u10(beta*fmaf(0.044715f, (x*x)*x, x)))", OPMATH16 },
+    { "sleef_tanh_u10_scalar", "sleef", "sleef_tanh_u10_scalar", GA_GELU_TANH, "SLEEF",
+      "Sleef_tanhf_u10 (scalar)",
+      "(0.5f*x)*(1 + Sleef_tanhf_u10(beta*fmaf(0.044715f, (x*x)*x, x)))", OPMATH16 },
+    { "sleef_tanh_u35", "sleef", "sleef_tanh_u35", GA_GELU_TANH, "SLEEF",
+      "Sleef_tanhf8_u35 (8 lanes, dispatched at run time)",
+      "(0.5f*x)*(1 + Sleef_tanhf8_u35(beta*fmaf(0.044715f, (x*x)*x, x)))", OPMATH16 },
+    { "sleef_tanh_u35_scalar", "sleef", "sleef_tanh_u35_scalar", GA_GELU_TANH, "SLEEF",
+      "Sleef_tanhf_u35 (scalar)",
+      "(0.5f*x)*(1 + Sleef_tanhf_u35(beta*fmaf(0.044715f, (x*x)*x, x)))", OPMATH16 },
+    { "eigen_erf", "eigen", "eigen_erf", GA_GELU, "Eigen",
+      "Array::erf() (unsupported/Eigen/SpecialFunctions), TensorFlow's Erf op",
+      "tf.nn.gelu(approximate=False): 0.5*x*(1 + erf(x/1.4142135623730951)), one op at a "
+      "time (16-bit: = model erf_native)",
+      "the format itself: every operation and constant rounded to it (float32: float)" },
+    { "eigen_tanh", "eigen", "eigen_tanh", GA_GELU_TANH, "Eigen",
+      "Array::tanh(), TensorFlow's Tanh op",
+      "tf.nn.gelu(approximate=True): 0.5*x*(1 + tanh(0.7978845608028654*(x + "
+      "0.044715*pow(x, 3)))), one op at a time",
+      "the format itself: every operation and constant rounded to it (float32: float)" },
+    { "eigen_avx2_erf", "eigen_avx2", "eigen_avx2_erf", GA_GELU, "Eigen",
+      "Array::erf() compiled with -mavx2 -mfma, TensorFlow's Erf op on an AVX2 build",
+      "as eigen_erf, with Eigen's AVX2 packets and fused multiply-adds",
+      "the format itself: every operation and constant rounded to it (float32: float)" },
+    { "eigen_avx2_tanh", "eigen_avx2", "eigen_avx2_tanh", GA_GELU_TANH, "Eigen",
+      "Array::tanh() compiled with -mavx2 -mfma, TensorFlow's Tanh op on an AVX2 build",
+      "as eigen_tanh, with Eigen's AVX2 packets and fused multiply-adds",
+      "the format itself: every operation and constant rounded to it (float32: float)" },
+};
+
+#define TABLE_COUNT (sizeof table / sizeof table[0])
+
+size_t ga_real_count(void)
+{
+    return TABLE_COUNT;
+}
+
+const struct ga_real *ga_real_at(size_t i)
+{
+    return i < TABLE_COUNT ? &table[i] : NULL;
+}
+
+const struct ga_real *ga_real_find(const char *name)
+{
+    for (size_t i = 0; i < TABLE_COUNT; i++)
+        if (strcmp(table[i].name, name) == 0)
+            return &table[i];
+    return NULL;
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *ga_real_module_dir(char *buf, size_t size)
+{
+    const char *env = getenv("GELU_ACC_REAL_DIR");
+    char exe[PATH_MAX];
+    ssize_t n;
+
+    if (env != NULL && env[0] != '\0') {
+        snprintf(buf, size, "%s", env);
+        return buf;
+    }
+    /* A build tree: the executable sits at its top, the modules in src/real/.libs. */
+    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        char *slash;
+        exe[n] = '\0';
+        slash = strrchr(exe, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            snprintf(buf, size, "%s/src/real/.libs", exe);
+            if (is_dir(buf))
+                return buf;
+        }
+    }
+    snprintf(buf, size, "%s", GA_REAL_MODULE_DIR);
+    return buf;
+}
+
+static const char *suffix(const struct ga_format *f)
+{
+    return f->id == GA_FLOAT32 ? "f32" : f->id == GA_BFLOAT16 ? "bf16" : "f16";
+}
+
+/* Modules stay loaded once asked about: unloading a library such as
+ * libtorch while the process lives is not safe. */
+struct loaded {
+    char module[32];
+    void *handle;
+};
+static struct loaded loaded[8];
+static pthread_mutex_t loaded_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *module_handle(const struct ga_real *r, char *path, size_t path_size,
+                           struct ga_io_error *err)
+{
+    char dir[PATH_MAX];
+    void *handle = NULL;
+
+    snprintf(path, path_size, "%s/gelu_real_%s.so", ga_real_module_dir(dir, sizeof dir),
+             r->module);
+    pthread_mutex_lock(&loaded_lock);
+    for (size_t i = 0; i < sizeof loaded / sizeof loaded[0] && handle == NULL; i++)
+        if (strcmp(loaded[i].module, r->module) == 0)
+            handle = loaded[i].handle;
+    if (handle == NULL) {
+        if (access(path, R_OK) != 0) {
+            ga_io_fail(err, GA_IO_LOAD, "'%s' needs the %s module %s, which is not there "
+                       "(configure did not find %s, or was given --without-%.*s; "
+                       "GELU_ACC_REAL_DIR names another directory)",
+                       r->name, r->library, path, r->library,
+                       (int)strcspn(r->module, "_"), r->module);
+        } else if ((handle = dlopen(path, RTLD_NOW | RTLD_LOCAL)) == NULL) {
+            ga_io_fail(err, GA_IO_LOAD, "'%s': cannot load %s: %s", r->name, path, dlerror());
+        } else {
+            for (size_t i = 0; i < sizeof loaded / sizeof loaded[0]; i++)
+                if (loaded[i].handle == NULL) {
+                    snprintf(loaded[i].module, sizeof loaded[i].module, "%s", r->module);
+                    loaded[i].handle = handle;
+                    break;
+                }
+        }
+    }
+    pthread_mutex_unlock(&loaded_lock);
+    return handle;
+}
+
+enum ga_io_status ga_real_describe(const struct ga_real *r, const struct ga_format *f,
+                                   struct gelu_acc_real_info *about, struct ga_io_error *err)
+{
+    char path[PATH_MAX + 64], kernel[96];
+    void *handle = module_handle(r, path, sizeof path, err);
+    gelu_acc_real_about_fn *fn;
+
+    memset(about, 0, sizeof *about);
+    if (handle == NULL)
+        return err ? err->status : GA_IO_LOAD;
+    fn = (gelu_acc_real_about_fn *)dlsym(handle, GELU_ACC_REAL_ABOUT_SYMBOL);
+    snprintf(kernel, sizeof kernel, "%s_%s", r->stem, suffix(f));
+    if (fn == NULL || fn(kernel, about) != 0)
+        return ga_io_fail(err, GA_IO_LOAD, "'%s': %s does not describe kernel %s", r->name,
+                          path, kernel);
+    /* The strings come from a library: make sure they end. */
+    about->version[sizeof about->version - 1] = '\0';
+    about->path[sizeof about->path - 1] = '\0';
+    about->refusal[sizeof about->refusal - 1] = '\0';
+    return ga_io_ok(err);
+}
+
+struct ga_real_kernel {
+    struct ga_plugin *plugin;
+    struct ga_impl impl;
+    struct gelu_acc_real_info about;
+    char models[512];
+};
+
+enum ga_io_status ga_real_open(const struct ga_real *r, const struct ga_format *f,
+                               const struct ga_plugin_options *opt,
+                               struct ga_real_kernel **out, struct ga_io_error *err)
+{
+    struct ga_plugin_options po;
+    struct ga_real_kernel *k;
+    char path[PATH_MAX + 64], spec[PATH_MAX + 160];
+    enum ga_io_status st;
+
+    *out = NULL;
+    if ((k = calloc(1, sizeof *k)) == NULL)
+        return ga_io_fail(err, GA_IO_SYSTEM, "out of memory");
+    st = ga_real_describe(r, f, &k->about, err);
+    if (st == GA_IO_OK && k->about.refusal[0] != '\0')
+        st = ga_io_fail(err, GA_IO_UNSUPPORTED, "%s %s refuses GELU in %s here: %s", r->library,
+                        k->about.version, f->name, k->about.refusal);
+    if (st != GA_IO_OK) {
+        free(k);
+        return st;
+    }
+    if (opt != NULL)
+        po = *opt;
+    else
+        ga_plugin_default_options(&po);
+    po.name = r->name;
+    po.approximates = r->approximates;
+    module_handle(r, path, sizeof path, NULL);
+    snprintf(spec, sizeof spec, "%s:%s_%s", path, r->stem, suffix(f));
+    st = ga_plugin_open(spec, f, &po, &k->plugin, err);
+    if (st != GA_IO_OK) {
+        free(k);
+        return st;
+    }
+    snprintf(k->models, sizeof k->models, "%s %s: %s; %s", r->library, k->about.version,
+             r->entry, k->about.path);
+    k->impl = *ga_plugin_impl(k->plugin);
+    k->impl.models = k->models;
+    k->impl.formula = r->formula;
+    k->impl.computes = r->computes;
+    k->impl.real = true;
+    *out = k;
+    return ga_io_ok(err);
+}
+
+const struct ga_impl *ga_real_impl(const struct ga_real_kernel *k)
+{
+    return &k->impl;
+}
+
+const struct gelu_acc_real_info *ga_real_kernel_about(const struct ga_real_kernel *k)
+{
+    return &k->about;
+}
+
+void ga_real_close(struct ga_real_kernel *k)
+{
+    if (k == NULL)
+        return;
+    ga_plugin_close(k->plugin);
+    free(k);
+}

@@ -1,0 +1,74 @@
+/* The tier of real implementations: GELU as real libraries compute it
+ * (PyTorch, oneDNN, SLEEF, Eigen), as opposed to the catalogue's models of
+ * them (impls/impl.h).
+ *
+ * Each library lives in a loadable module, gelu_real_LIB.so, built from
+ * src/real/LIB_gelu.* when configure found the library.  This file's table
+ * (real.c) is the one place that names them; a module exports the kernels
+ * (plugin ABI of <gelu-acc/kernel.h>) and gelu_acc_real_about (module.h).
+ * Kernels run in worker processes, as plugins do (isolation/plugin.h), so a
+ * library that crashes cannot end the run.
+ *
+ * Modules are looked for in one directory (ga_real_module_dir):
+ * $GELU_ACC_REAL_DIR when set; else src/real/.libs next to the running
+ * executable, when there is one (a build tree); else the directory they are
+ * installed in, $(pkglibdir). */
+#ifndef GA_REAL_H
+#define GA_REAL_H
+
+#include <stddef.h>
+
+#include "formats/format.h"
+#include "impls/impl.h"
+#include "io/io_error.h"
+#include "isolation/plugin.h"
+#include "real/module.h"
+#include "truth/function.h"
+
+struct ga_real {
+    const char *name;        /* stable, as catalogue names: the sweep's --impl NAME */
+    const char *module;      /* "torch": the module gelu_real_torch.so */
+    const char *stem;        /* its kernels STEM_f32, STEM_bf16, STEM_f16 */
+    enum ga_function approximates;
+    const char *library;     /* "PyTorch (libtorch)" */
+    const char *entry;       /* what is called, on what */
+    const char *formula;     /* what it computes, as far as known and where from */
+    const char *computes;    /* intermediate precision */
+};
+
+size_t ga_real_count(void);
+const struct ga_real *ga_real_at(size_t i);
+/* NULL when no entry has that name. */
+const struct ga_real *ga_real_find(const char *name);
+
+/* The directory modules are looked for in, into buf; returns buf. */
+const char *ga_real_module_dir(char *buf, size_t size);
+
+/* What the module says about r's kernel for f (version, code path, and a
+ * refusal when the library does not compute GELU in f here).  GA_IO_LOAD
+ * when the module is not there (not built: see configure's summary). */
+enum ga_io_status ga_real_describe(const struct ga_real *r, const struct ga_format *f,
+                                   struct gelu_acc_real_info *about, struct ga_io_error *err);
+
+/* r's kernel for f as an implementation under test, run in worker
+ * processes with the plugin options (NULL: defaults; name and approximates
+ * are r's).  GA_IO_LOAD: the module is missing; GA_IO_UNSUPPORTED: the
+ * library refuses f (the message gives its words). */
+struct ga_real_kernel;
+enum ga_io_status ga_real_open(const struct ga_real *r, const struct ga_format *f,
+                               const struct ga_plugin_options *opt,
+                               struct ga_real_kernel **out, struct ga_io_error *err);
+const struct ga_impl *ga_real_impl(const struct ga_real_kernel *k);
+const struct gelu_acc_real_info *ga_real_kernel_about(const struct ga_real_kernel *k);
+/* NULL is ignored. */
+void ga_real_close(struct ga_real_kernel *k);
+
+/* The machine, for report headers: the CPU's model name (from
+ * /proc/cpuinfo; "unknown CPU" elsewhere) and the vector extensions it has
+ * among those the libraries dispatch on ("avx2 fma f16c"). */
+void ga_real_cpu(char *model, size_t model_size, char *isa, size_t isa_size);
+
+/* The C library's version (glibc: gnu_get_libc_version()), or "unknown". */
+const char *ga_real_libc_version(void);
+
+#endif

@@ -1,0 +1,208 @@
+/* Every model that names a library callable here is compared with that
+ * library, bit for bit: every bfloat16 and float16 input, and in float32
+ * every 429th encoding (10 011 502 inputs, all signs and exponents) plus the
+ * special values.  Any difference fails, with the first differing input.
+ *
+ * The real libraries come from the modules of src/real/ (GELU_ACC_REAL_DIR
+ * says where; make check sets it).  A comparison is skipped, with the
+ * reason, when its module was not built or the library refuses the format
+ * on this CPU (oneDNN's bfloat16 needs AVX-512).  Which model PyTorch's
+ * default bfloat16 path matches depends on the CPU: the torch module reports
+ * whether it hands bfloat16 to oneDNN, and the test picks the model named
+ * for that path.  Encodings are compared as encodings: +0 and -0 differ, any
+ * NaN matches any NaN.
+ *
+ * Plain TAP (not CMocka): a skipped comparison is "ok N # SKIP reason", which
+ * automake's driver counts as a skip. */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/format.h"
+#include "impls/impl.h"
+#include "real/real.h"
+
+enum { BATCH = 65536, F32_STRIDE = 429 };
+
+struct pair {
+    const char *name;
+    const char *model;          /* catalogue name; NULL: chosen by the real path */
+    const char *real;           /* real.c name */
+    enum ga_format_id format;
+};
+
+/* The model a real kernel's reported path calls for (torch_erf in bfloat16). */
+static const char *model_for_path(const struct gelu_acc_real_info *about)
+{
+    return strstr(about->path, "bfloat16 to oneDNN") ? "erf_dnnl" : "erf_torch_bf16";
+}
+
+static bool is_nan(const struct ga_format *f, ga_bits b)
+{
+    return isnan(ga_decode(f, b));
+}
+
+static size_t fill_inputs(const struct ga_format *f, uint64_t start, ga_bits *in)
+{
+    static const uint32_t specials[] = { 0x00000000, 0x80000000, 0x7f800000, 0xff800000,
+                                         0x7fc00000, 0x00000001, 0x80000001, 0xc1000000,
+                                         0xc0b00000, 0x7f7fffff, 0xff7fffff };
+    size_t n = 0;
+
+    if (f->bits == 16) {
+        for (uint64_t b = start; b < 65536 && n < BATCH; b++)
+            in[n++] = (ga_bits)b;
+        return n;
+    }
+    /* start counts sample positions: strided encodings, then the specials */
+    for (uint64_t k = start; n < BATCH; k++) {
+        uint64_t b = k * F32_STRIDE;
+        if (b <= 0xffffffffu)
+            in[n++] = (ga_bits)b;
+        else if (k - (0xffffffffu / F32_STRIDE + 1) < sizeof specials / sizeof specials[0])
+            in[n++] = specials[k - (0xffffffffu / F32_STRIDE + 1)];
+        else
+            break;
+    }
+    return n;
+}
+
+enum verdict { PASS, FAIL, SKIP };
+
+/* Compare p's model and real kernel; why says what was found. */
+static enum verdict compare(const struct pair *p, char *why, size_t size)
+{
+    const struct ga_format *f = ga_format_get(p->format);
+    const struct ga_real *real = ga_real_find(p->real);
+    const struct ga_impl *model;
+    struct ga_real_kernel *k, *other = NULL;
+    struct ga_io_error err;
+    struct gelu_acc_real_info about;
+    const char *model_name = p->model;
+    static ga_bits in[BATCH], a[BATCH], b[BATCH];
+    uint64_t done = 0, differ = 0;
+    ga_bits first = 0, first_model = 0, first_real = 0;
+    char x[16], y[16], z[16];
+
+    if (real == NULL) {
+        snprintf(why, size, "no real implementation %s", p->real);
+        return FAIL;
+    }
+    if (ga_real_describe(real, f, &about, &err) != GA_IO_OK) {
+        snprintf(why, size, "%s", err.message);
+        return SKIP;
+    }
+    if (about.refusal[0]) {
+        snprintf(why, size, "%s %s refuses %s here: %s", real->library, about.version, f->name,
+                 about.refusal);
+        return SKIP;
+    }
+    if (model_name == NULL)
+        model_name = model_for_path(&about);
+    model = ga_catalogue_find(model_name);
+    if (model == NULL && ga_real_find(model_name) != NULL) {
+        /* a real library against another: PyTorch's vector path against SLEEF */
+        enum ga_io_status st = ga_real_open(ga_real_find(model_name), f, NULL, &other, &err);
+        if (st != GA_IO_OK) {
+            snprintf(why, size, "%s", err.message);
+            return st == GA_IO_LOAD || st == GA_IO_UNSUPPORTED ? SKIP : FAIL;
+        }
+        model = ga_real_impl(other);
+    }
+    if (model == NULL || !ga_impl_supports(model, f)) {
+        snprintf(why, size, "no model %s for %s", model_name, f->name);
+        ga_real_close(other);
+        return FAIL;
+    }
+    if (ga_real_open(real, f, NULL, &k, &err) != GA_IO_OK) {
+        snprintf(why, size, "%s", err.message);
+        ga_real_close(other);
+        return FAIL;
+    }
+    for (size_t n; (n = fill_inputs(f, done, in)) > 0; done += n) {
+        struct ga_run_failure failure;
+        if (model->run(model, f, in, a, n, &failure) != 0
+            || ga_real_impl(k)->run(ga_real_impl(k), f, in, b, n, &failure) != 0) {
+            snprintf(why, size, "a kernel failed: %s", failure.what);
+            ga_real_close(k);
+            ga_real_close(other);
+            return FAIL;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (a[i] != b[i] && !(is_nan(f, a[i]) && is_nan(f, b[i])) && differ++ == 0) {
+                first = in[i];
+                first_model = a[i];
+                first_real = b[i];
+            }
+    }
+    ga_real_close(k);
+    ga_real_close(other);
+    ga_format_bits(f, first, x);
+    ga_format_bits(f, first_model, y);
+    ga_format_bits(f, first_real, z);
+    if (differ != 0) {
+        snprintf(why, size, "model %s and %s differ on %llu of %llu %s inputs; first at %s: "
+                 "model %s, real %s", model_name, p->real, (unsigned long long)differ,
+                 (unsigned long long)done, f->name, x, y, z);
+        return FAIL;
+    }
+    if (done < (f->bits == 16 ? 65536u : 10000000u)) {
+        snprintf(why, size, "only %llu inputs compared", (unsigned long long)done);
+        return FAIL;
+    }
+    snprintf(why, size, "%s = %s bit for bit on %llu %s inputs (%s %s; %s)", model_name,
+             p->real, (unsigned long long)done, f->name, real->library, about.version,
+             about.path);
+    return PASS;
+}
+
+static const struct pair pairs[] = {
+    { "erf_dnnl = dnnl_erf in float32", "erf_dnnl", "dnnl_erf", GA_FLOAT32 },
+    { "erf_dnnl = dnnl_erf in bfloat16", "erf_dnnl", "dnnl_erf", GA_BFLOAT16 },
+    { "erf_dnnl = torch_erf in float32", "erf_dnnl", "torch_erf", GA_FLOAT32 },
+    { "(model of its path) = torch_erf in bfloat16", NULL, "torch_erf", GA_BFLOAT16 },
+    { "erf_torch_bf16 = torch_nomkldnn_erf in bfloat16", "erf_torch_bf16",
+      "torch_nomkldnn_erf", GA_BFLOAT16 },
+    { "erf_torch_bf16 = torch_strided_erf in bfloat16", "erf_torch_bf16",
+      "torch_strided_erf", GA_BFLOAT16 },
+    { "erf = torch_strided_erf in float32", "erf", "torch_strided_erf", GA_FLOAT32 },
+    { "tanh_fma = torch_strided_tanh in float32", "tanh_fma", "torch_strided_tanh",
+      GA_FLOAT32 },
+    { "sleef_erf_u10 = torch_nomkldnn_erf in float32", "sleef_erf_u10", "torch_nomkldnn_erf",
+      GA_FLOAT32 },
+    { "sleef_tanh_u10 = torch_tanh in float32", "sleef_tanh_u10", "torch_tanh", GA_FLOAT32 },
+    { "sleef_tanh_u10 = torch_nomkldnn_tanh in float32", "sleef_tanh_u10",
+      "torch_nomkldnn_tanh", GA_FLOAT32 },
+    { "erf_native = eigen_erf in bfloat16", "erf_native", "eigen_erf", GA_BFLOAT16 },
+    { "erf_native = eigen_erf in float16", "erf_native", "eigen_erf", GA_FLOAT16 },
+    { "erf_native = eigen_avx2_erf in bfloat16", "erf_native", "eigen_avx2_erf", GA_BFLOAT16 },
+    { "erf_native = eigen_avx2_erf in float16", "erf_native", "eigen_avx2_erf", GA_FLOAT16 },
+    { "tanh_native = torch_tanh in bfloat16", "tanh_native", "torch_tanh", GA_BFLOAT16 },
+    { "tanh_native = torch_nomkldnn_tanh in bfloat16", "tanh_native", "torch_nomkldnn_tanh",
+      GA_BFLOAT16 },
+    { "tanh_native = torch_strided_tanh in bfloat16", "tanh_native", "torch_strided_tanh",
+      GA_BFLOAT16 },
+};
+
+int main(void)
+{
+    size_t count = sizeof pairs / sizeof pairs[0];
+    int failed = 0;
+
+    printf("1..%zu\n", count);
+    for (size_t i = 0; i < count; i++) {
+        char why[1024];
+        enum verdict v = compare(&pairs[i], why, sizeof why);
+        if (v == SKIP)
+            printf("ok %zu # SKIP %s: %s\n", i + 1, pairs[i].name, why);
+        else
+            printf("%s %zu - %s\n# %s\n", v == PASS ? "ok" : "not ok", i + 1, pairs[i].name,
+                   why);
+        failed += v == FAIL;
+        fflush(stdout);
+    }
+    return failed ? 1 : 0;
+}
