@@ -11,9 +11,10 @@
 #   - Chromium cannot render it, or
 #   - the rendering is blank: fewer than CHECK_RENDER_MIN_INK (default
 #     0.001) of its pixels differ from the most common colour.
-# Exit 77 (automake's SKIP) when chromium or python3 is not installed.
+# Exit 77 (automake's SKIP) when chromium or Python 3 is not installed.
 # Needs the Debian packages chromium and python3 (standard library only: the
-# PNG is decoded with zlib here, no PIL).  Screenshots are kept in
+# PNG is decoded with zlib here, no PIL); PYTHON names the interpreter
+# (default python3).  Screenshots are kept in
 # CHECK_RENDER_KEEP when that names a directory.
 set -u
 
@@ -27,8 +28,9 @@ if ! command -v chromium >/dev/null 2>&1; then
     echo "chromium not installed: render check skipped"
     exit 77
 fi
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "python3 not installed: render check skipped"
+python=${PYTHON:-python3}
+if ! command -v "$python" >/dev/null 2>&1; then
+    echo "$python not installed: render check skipped"
     exit 77
 fi
 
@@ -284,7 +286,7 @@ while IFS= read -r page; do
         continue
     fi
     abs=$(cd "$(dirname "$page")" && pwd)/$(basename "$page")
-    if ! problems=$(python3 "$work/check.py" page "$abs" 2>&1); then
+    if ! problems=$("$python" "$work/check.py" page "$abs" 2>&1); then
         printf '%s\n' "$problems" | while IFS= read -r line; do
             echo "FAIL $page: $line"
         done
@@ -312,7 +314,7 @@ while IFS= read -r page; do
     if [ -n "${CHECK_RENDER_KEEP:-}" ] && [ -d "${CHECK_RENDER_KEEP}" ]; then
         cp "$png" "$CHECK_RENDER_KEEP/$(basename "$page" .html).png"
     fi
-    if ! verdict=$(python3 "$work/check.py" blank "$png" "$min_ink" 2>&1); then
+    if ! verdict=$("$python" "$work/check.py" blank "$png" "$min_ink" 2>&1); then
         echo "FAIL $page: $verdict"
         echo "$page" >>"$work/failed"
     elif [ $page_failed = no ]; then

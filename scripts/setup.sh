@@ -1,26 +1,46 @@
 #!/bin/sh
-# Install what a fresh Debian 12 machine lacks, then configure and build.
+# Install what a fresh Debian 12 machine lacks for building and testing,
+# then configure and build.
 # Usage: scripts/setup.sh [configure options...]   (e.g. --enable-werror)
+#
+# Required (the build and 'make check'): the compiler and Autotools, MPFR,
+# GMP, CMocka, Python 3 with NumPy.  For the checks that skip without them:
+# chromium and fonts-liberation (the HTML render check) and valgrind (.ci/run).
 set -eu
 cd "$(dirname "$0")/.."
 
-packages="build-essential autoconf automake libtool pkg-config libmpfr-dev libgmp-dev libcmocka-dev
-          libtorch-dev libdnnl-dev libsleef-dev libeigen3-dev"
-missing=""
-for p in $packages; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
+required="build-essential autoconf automake libtool pkg-config libmpfr-dev libgmp-dev
+libcmocka-dev python3 python3-numpy"
+optional="chromium fonts-liberation valgrind libtorch-dev libdnnl-dev libsleef-dev libeigen3-dev"
+
+missing() {
+    for p in "$@"; do
+        dpkg -s "$p" >/dev/null 2>&1 || printf ' %s' "$p"
+    done
+}
+need=$(missing $required)
+want=$(missing $optional)
+if [ -n "$need$want" ]; then
     if [ "$(id -u)" -ne 0 ]; then
-        echo "setup: missing Debian packages:$missing" >&2
-        echo "setup: run as root, or: sudo apt-get install -y$missing" >&2
+        echo "setup: missing Debian packages:$need$want" >&2
+        echo "setup: run as root, or: sudo apt-get install -y$need$want" >&2
         exit 2
     fi
-    echo "setup: installing$missing"
-    apt-get update -q
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing
+    export DEBIAN_FRONTEND=noninteractive
+    apt="apt-get -o DPkg::Lock::Timeout=900 -y -q"
+    $apt update
+    if [ -n "$need" ]; then
+        echo "setup: installing$need"
+        $apt install $need
+    fi
+    if [ -n "$want" ]; then
+        echo "setup: installing$want"
+        $apt install $want ||
+            echo "setup: could not install$want: the checks that need them will be skipped" >&2
+    fi
 fi
 
-./autogen.sh
+# A git checkout has no configure yet; a release tarball has one.
+[ -f configure ] && [ configure -nt configure.ac ] || ./autogen.sh
 [ -f Makefile ] && [ config.status -nt configure ] || ./configure "$@"
 make -j"$(nproc)"

@@ -68,11 +68,11 @@ check "a plugin that cannot be loaded: exit 2" \
 # Graded outputs.
 check "inputs writes a .npy that grade reads back" \
     bash -c "$GELU_ACC inputs --format bfloat16 --domain range:-1:1 -o $tmp/in.npy && $GELU_ACC grade --format bfloat16 --inputs $tmp/in.npy --outputs $tmp/in.npy --json > $tmp/g.json &&
-             python3 -c 'import json; r = json.load(open(\"$tmp/g.json\"))[0]; assert r[\"count\"] == 2 * (0x3f80 + 1), r[\"count\"]'"
+             $PYTHON -c 'import json; r = json.load(open(\"$tmp/g.json\"))[0]; assert r[\"count\"] == 2 * (0x3f80 + 1), r[\"count\"]'"
 check "inputs refuses to overwrite without --force" \
     bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC inputs --format bfloat16 -o $tmp/in.npy && stderr_has 'force'"
 check "NumPy's own float32 file is graded (y = x: 16 inputs)" \
-    bash -c "$GELU_ACC grade --format float32 --inputs $data/f32.npy --outputs $data/f32.npy --json | python3 -c 'import json,sys; assert json.load(sys.stdin)[0][\"count\"] == 16'"
+    bash -c "$GELU_ACC grade --format float32 --inputs $data/f32.npy --outputs $data/f32.npy --json | $PYTHON -c 'import json,sys; assert json.load(sys.stdin)[0][\"count\"] == 16'"
 for bad in "f32_truncated.npy:truncated" "f32_be.npy:big-endian" "f64.npy:<f8" "f32_2d_fortran.npy:shape" "f32_trailing.npy:trailing"; do
     file=${bad%%:*} word=${bad#*:}
     check "grade rejects $file with exit 2 ('$word')" \
@@ -94,10 +94,10 @@ diff = [k for k in s if k not in names and g.get(k) != s[k]]
 assert not diff and g["count"] == 200000, [(k, g.get(k), s[k]) for k in diff]'
 check "outputs computed in Python grade like the 'double' sweep" \
     bash -c "$GELU_ACC inputs --format float32 --domain random:200000 -o $tmp/r.npy &&
-             python3 $src/tests/gelu_double.py $tmp/r.npy $tmp/r.raw &&
+             $PYTHON $src/tests/gelu_double.py $tmp/r.npy $tmp/r.raw &&
              $GELU_ACC grade --format float32 --inputs $tmp/r.npy --outputs $tmp/r.raw --json > $tmp/g.json &&
              $GELU_ACC sweep --impl double --format float32 --domain random:200000 --json > $tmp/s.json &&
-             python3 -c '$same_figures' $tmp/g.json $tmp/s.json"
+             $PYTHON -c '$same_figures' $tmp/g.json $tmp/s.json"
 
 # grade streams its files: 2^26 float32 elements (two 256 MiB arrays) grade
 # under a 128 MiB address-space limit.  Sanitizer builds reserve terabytes of
@@ -108,7 +108,7 @@ else
     check "grade reads 2 x 256 MiB of float32 under a 128 MiB memory limit" \
         bash -c "$GELU_ACC inputs --format float32 --domain stride:64 -o $tmp/big.npy &&
                  (ulimit -v 131072 && $GELU_ACC grade --format float32 --inputs $tmp/big.npy --outputs $tmp/big.npy --json > $tmp/big.json) &&
-                 python3 -c 'import json; assert json.load(open(\"$tmp/big.json\"))[0][\"count\"] == 2**26' &&
+                 $PYTHON -c 'import json; assert json.load(open(\"$tmp/big.json\"))[0][\"count\"] == 2**26' &&
                  rm $tmp/big.npy"
 fi
 

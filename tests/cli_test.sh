@@ -6,7 +6,7 @@
 # gelu(1) = Phi(1) = 0.8413447460685429 -> float32 0x3f57625f (hardware
 # rounding via python's struct), and special values by convention.
 check "gelu(1) in float32" \
-    bash -c "[ \"\$($GELU_ACC truth --format float32 1 | cut -d' ' -f2)\" = 0x$(python3 -c 'import struct;print(struct.pack(">f",0.8413447460685429).hex())') ]"
+    bash -c "[ \"\$($GELU_ACC truth --format float32 1 | cut -d' ' -f2)\" = 0x$($PYTHON -c 'import struct;print(struct.pack(">f",0.8413447460685429).hex())') ]"
 check "special values in bfloat16" \
     bash -c "[ \"\$($GELU_ACC truth --format bfloat16 nan inf -inf 0 -0 | cut -d' ' -f1,2 | tr '\n' ' ')\" = '0x7fc0 0x7fc0 0x7f80 0x7f80 0xff80 0x8000 0x0000 0x0000 0x8000 0x8000 ' ]"
 check "--all answers every bfloat16 input in order" \
@@ -17,7 +17,7 @@ check "--all answers every float16 input of the tanh form" \
 # so it rounds up for x > 0 and towards zero for x < 0; gelu(-14) is the
 # subnormal -0.5*14*erfc(14/sqrt2) (Python's double erfc, far from a tie:
 # 78.0 units of 2^-149); gelu(-15) is below half the smallest subnormal.
-tail=$(python3 -c 'import math; print("0x%08x" % (0x80000000 | round(0.5*14*math.erfc(14/math.sqrt(2)) / 2**-149)))')
+tail=$("$PYTHON" -c 'import math; print("0x%08x" % (0x80000000 | round(0.5*14*math.erfc(14/math.sqrt(2)) / 2**-149)))')
 check "float32 bits from stdin, tail and subnormal results" \
     bash -c "printf '0x00000003\n# comment\n\n0x80000003\nc1600000\nc1700000\n' | $GELU_ACC truth --format float32 --bits --input - > $tmp/bits &&
              [ \"\$(cut -d' ' -f2 $tmp/bits | tr '\n' ' ')\" = '0x00000002 0x80000001 $tail 0x80000000 ' ]"
@@ -59,4 +59,22 @@ check "sweep: bad domain" \
     bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC sweep --impl erf --format float16 --domain range:3:1 && stderr_has 'A is above B'"
 check "report: refuses a directory it did not write" \
     bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; mkdir $tmp/mine && touch $tmp/mine/notes.txt && expect_status 2 $GELU_ACC report --out $tmp/mine --formats float16 && stderr_has 'did not write' && [ -f $tmp/mine/notes.txt ] && [ ! -f $tmp/mine/float16.md ]"
+# The marker records what each format's tables measured: a sampled run may
+# not replace exhaustive float32 tables (the committed ones are) without
+# --force, and the index says which inputs each format was measured on.
+check "report: refuses to replace exhaustive float32 tables with a sample" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; cp -r ${top_srcdir:-.}/reports $tmp/published && chmod -R u+w $tmp/published &&
+             cp $tmp/published/float32.json $tmp/f32.before &&
+             expect_status 2 $GELU_ACC report --out $tmp/published --formats float32 --float32-domain stride:1048576 &&
+             stderr_has 'every input' && stderr_has 'force' && cmp $tmp/f32.before $tmp/published/float32.json"
+check "report: --force replaces them, and the index then names the sample" \
+    bash -c "$GELU_ACC report --out $tmp/published --formats float32 --float32-domain stride:1048576 --force &&
+             grep -qx 'float32 4096 stride:1048576' $tmp/published/.gelu-acc-report &&
+             grep -q '<code>stride:1048576</code>, 4096 of the 4294967296 float32 inputs' $tmp/published/index.html &&
+             grep -q '<code>all</code>, every one of the 65536 bfloat16 inputs' $tmp/published/index.html"
+check "report: the committed index says float32 was measured on every input" \
+    grep -q '<code>all</code>, every one of the 4294967296 float32 inputs' "${top_srcdir:-.}/reports/index.html"
+check "report: a malformed marker is refused, naming its line" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; mkdir $tmp/marked && printf 'x\\nfloat32 lots all\\n' > $tmp/marked/.gelu-acc-report &&
+             expect_status 2 $GELU_ACC report --out $tmp/marked --formats float16 && stderr_has '.gelu-acc-report:2'"
 finish

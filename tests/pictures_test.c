@@ -420,7 +420,7 @@ static void test_html_references_exist(void **state)
                                               &err), GA_IO_OK);
     assert_int_equal(ga_write_html_page(dir, f16, results, NRESULTS, "gelu-acc test", &err),
                      GA_IO_OK);
-    assert_int_equal(ga_write_html_index(dir, formats, 1, &err), GA_IO_OK);
+    assert_int_equal(ga_write_html_index(dir, formats, 1, NULL, &err), GA_IO_OK);
     check_references(dir, "float16.html");
     check_references(dir, "index.html");
 

@@ -11,8 +11,8 @@ if ! command -v chromium >/dev/null 2>&1; then
     echo "1..0 # SKIP chromium not installed"
     exit 0
 fi
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "1..0 # SKIP python3 not installed"
+if ! command -v "${PYTHON:-python3}" >/dev/null 2>&1; then
+    echo "1..0 # SKIP ${PYTHON:-python3} not installed"
     exit 0
 fi
 shopt -s nullglob

@@ -45,7 +45,7 @@ for f in bfloat16 float16; do
         skip "$f real-library figures" "committed on '$(machine_line "$reports/$f.md" | sed -n 2p)', this run on '$(machine_line "$tmp/r/$f.md" | sed -n 2p)'"
     fi
     check "$f.json is valid JSON with the documented keys" \
-        python3 -c "
+        "$PYTHON" -c "
 import json, sys
 rows = json.load(open('$tmp/r/$f.json'))
 keys = {'impl','format','reference','count','correctly_rounded','faithful','max_ulp',
@@ -62,13 +62,13 @@ done
 # worst input of every row.  A sample can only do as well as the whole, and
 # where it holds the whole's worst input it must find exactly that figure.
 check "the committed float32 report is exhaustive" \
-    python3 -c "
+    "$PYTHON" -c "
 import json
 rows = json.load(open('$reports/float32.json'))
 assert rows and all(r['domain'] == 'all' and r['count'] == 2**32 for r in rows)
 assert all(sum(g['count'] for g in r['regions'].values()) == 2**32 for r in rows)
 "
-python3 -c "
+"$PYTHON" -c "
 import json
 worst = set(range(0, 2**32, 65536))
 for r in json.load(open('$reports/float32.json')):
@@ -81,7 +81,7 @@ print('\\n'.join('0x%08x' % w for w in sorted(worst)))
 check "float32 report on the sample" \
     "$GELU_ACC" report --out "$tmp/s" --formats float32 --float32-domain "file:$tmp/f32-sample.txt"
 check "the float32 sample agrees with the committed exhaustive report" \
-    python3 -c "
+    "$PYTHON" -c "
 import json
 full = json.load(open('$reports/float32.json'))
 part = json.load(open('$tmp/s/float32.json'))

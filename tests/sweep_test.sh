@@ -13,7 +13,7 @@ check "float16 quick: fast oracle = MPFR oracle" \
 check "float32 erf on [-6, -5]: fast oracle = MPFR oracle" \
     bash -c "$(declare -f sweep); GELU_ACC=$GELU_ACC; sweep --impl erf --format float32 --domain range:-6:-5.99 --oracle fast | sed 's/\"oracle\": \"fast\"//' > $tmp/a && sweep --impl erf --format float32 --domain range:-6:-5.99 --oracle mpfr | sed 's/\"oracle\": \"mpfr\"//' > $tmp/b && cmp $tmp/a $tmp/b"
 check "range domain visits every encoding in [A, B]" \
-    bash -c "[ \"\$($GELU_ACC sweep --impl erfc --format bfloat16 --domain range:-1:1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"count\"])')\" = $(( 2 * (0x3f80 + 1) )) ]"
+    bash -c "[ \"\$($GELU_ACC sweep --impl erfc --format bfloat16 --domain range:-1:1 --json | $PYTHON -c 'import json,sys; print(json.load(sys.stdin)[0][\"count\"])')\" = $(( 2 * (0x3f80 + 1) )) ]"
 check "a file domain counts its lines" \
-    bash -c "printf '0x3c00\n0xbc00\n0x0000\n' > $tmp/in && [ \"\$($GELU_ACC sweep --impl erfc --format float16 --domain file:$tmp/in --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"count\"])')\" = 3 ]"
+    bash -c "printf '0x3c00\n0xbc00\n0x0000\n' > $tmp/in && [ \"\$($GELU_ACC sweep --impl erfc --format float16 --domain file:$tmp/in --json | $PYTHON -c 'import json,sys; print(json.load(sys.stdin)[0][\"count\"])')\" = 3 ]"
 finish

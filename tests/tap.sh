@@ -1,6 +1,8 @@
 # TAP helpers for the shell tests: source it, call check, then finish.
-# GELU_ACC: the program under test (set by make check).
+# GELU_ACC: the program under test; PYTHON: the Python 3 that configure
+# found (both set by make check).
 : "${GELU_ACC:=./gelu-acc}"
+: "${PYTHON:=python3}"
 tap_count=0
 tap_failed=0
 tmp=$(mktemp -d)

@@ -13,6 +13,7 @@
 #include "report/pictures.h"
 #include "report/plan.h"
 #include "report/report_file.h"
+#include "report/report_marker.h"
 #include "report/result.h"
 
 static const char help[] =
@@ -28,10 +29,8 @@ static const char help[] =
     "DIR/FORMAT-real.csv and .json.  16-bit formats are exhaustive; float32 uses\n"
     "--float32-domain (default stride:4096), and for the real libraries\n"
     "--real-float32-domain (default: the same).  DIR is created if missing; an\n"
-    "existing DIR that gelu-acc did not write is refused unless --force.\n";
-
-/* Marks a directory as written by 'gelu-acc report'. */
-static const char marker[] = ".gelu-acc-report";
+    "existing DIR that gelu-acc did not write is refused unless --force, and so\n"
+    "is replacing exhaustive float32 tables in DIR with a sample.\n";
 
 struct page {
     const struct ga_format *format;
@@ -73,12 +72,6 @@ static int write_json(FILE *out, const void *ctx)
     return ga_write_json(out, p->results, p->count);
 }
 
-static int write_marker(FILE *out, const void *ctx)
-{
-    (void)ctx;
-    return fputs("This directory is written by 'gelu-acc report'.\n", out) < 0 ? -1 : 0;
-}
-
 /* Create dir, or accept it when empty, marked, or forced. */
 static int prepare_dir(const char *dir, bool force)
 {
@@ -95,7 +88,7 @@ static int prepare_dir(const char *dir, bool force)
                      errno == EEXIST ? "a file of that name exists" : strerror(errno));
         return -1;
     }
-    snprintf(path, sizeof path, "%s/%s", dir, marker);
+    snprintf(path, sizeof path, "%s/%s", dir, GA_REPORT_MARKER);
     if (force || stat(path, &st) == 0)
         return 0;
     if ((d = opendir(dir))) {
@@ -111,11 +104,32 @@ static int prepare_dir(const char *dir, bool force)
     return -1;
 }
 
+/* A run that would replace tables measured on every input with a sample of
+ * them (float32 with a --float32-domain other than all): say so. */
+static bool refuses_sample(const char *dir, const char *formats, const char *f32_domain,
+                           const struct ga_report_marker *m)
+{
+    char list[256];
+
+    snprintf(list, sizeof list, "%s", formats);
+    for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
+        const struct ga_format *f = ga_format_by_name(name);
+        const char *domain = f->bits > 16 ? f32_domain : "all";
+        if (ga_report_domain_exhaustive(&m->format[f->id]) && strcmp(domain, "all") != 0) {
+            ga_cli_error("report: '%s' holds %s tables measured on every input; "
+                         "--float32-domain %s would replace them with a sample: choose "
+                         "another --out or pass --force", dir, f->name, domain);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The models sweep domain_spec; the real libraries real_spec, in the same
- * pass when it is the same domain. */
+ * pass when it is the same domain.  *measured says over what. */
 static int report_format(const char *dir, const struct ga_format *f, const char *domain_spec,
                          const char *real_spec, const struct ga_sweep_options *base,
-                         const char *how)
+                         const char *how, struct ga_report_domain *measured)
 {
     size_t max = ga_report_plan_max() + ga_report_plan_real_max(), n, nreal;
     struct ga_measurement *m = calloc(max + 1, sizeof *m);
@@ -184,6 +198,11 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
             status = GA_EXIT_USAGE;
         }
     }
+    if (status == GA_EXIT_OK && n > 0) {
+        measured->known = true;
+        measured->count = results[0].region[GA_REGION_ALL].count;
+        snprintf(measured->domain, sizeof measured->domain, "%s", results[0].domain);
+    }
     for (size_t i = 0; i < n + nreal; i++)
         if (m[i].stats)
             ga_measurement_clear(&m[i]);
@@ -213,6 +232,7 @@ int ga_cmd_report(int argc, char **argv)
                *real_f32_domain = NULL;
     struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
     struct ga_io_error io;
+    struct ga_report_marker measured;
     bool force = false;
     char list[256], how[512];
     int opt, status = GA_EXIT_OK;
@@ -254,7 +274,20 @@ int ga_cmd_report(int argc, char **argv)
             return GA_EXIT_USAGE;
     if (prepare_dir(dir, force) != 0)
         return GA_EXIT_USAGE;
-    if (ga_write_report_file(dir, marker, true, write_marker, NULL, &io) != GA_IO_OK) {
+    if (ga_report_marker_read(dir, &measured, &io) != GA_IO_OK) {
+        if (!force) {
+            ga_cli_error("report: %s (pass --force to write there anyway)", io.message);
+            return GA_EXIT_USAGE;
+        }
+        memset(&measured, 0, sizeof measured);
+    }
+    if (!force && refuses_sample(dir, formats, f32_domain, &measured))
+        return GA_EXIT_USAGE;
+    /* Forget what this run replaces until it is written. */
+    snprintf(list, sizeof list, "%s", formats);
+    for (char *name = strtok(list, ","); name; name = strtok(NULL, ","))
+        measured.format[ga_format_by_name(name)->id].known = false;
+    if (ga_report_marker_write(dir, &measured, &io) != GA_IO_OK) {
         ga_cli_error("report: %s", io.message);
         return GA_EXIT_USAGE;
     }
@@ -267,12 +300,16 @@ int ga_cmd_report(int argc, char **argv)
                  f->bits > 16 ? " --float32-domain " : "", f->bits > 16 ? f32_domain : "",
                  strcmp(real, domain) ? " --real-float32-domain " : "",
                  strcmp(real, domain) ? real : "");
-        status = report_format(dir, f, domain, real, &so, how);
+        status = report_format(dir, f, domain, real, &so, how, &measured.format[f->id]);
+        if (status == GA_EXIT_OK && ga_report_marker_write(dir, &measured, &io) != GA_IO_OK) {
+            ga_cli_error("report: %s", io.message);
+            status = GA_EXIT_USAGE;
+        }
         if (status == GA_EXIT_OK && nwritten < GA_FORMAT_COUNT)
             written[nwritten++] = f;
     }
     /* The index last: it links the pages written (and any already there). */
-    if (status == GA_EXIT_OK && ga_write_html_index(dir, written, nwritten, &io) != GA_IO_OK) {
+    if (status == GA_EXIT_OK && ga_write_html_index(dir, written, nwritten, &measured, &io) != GA_IO_OK) {
         ga_cli_error("report: %s", io.message);
         status = GA_EXIT_USAGE;
     }

@@ -9,6 +9,7 @@
 #include "report/number_text.h"
 #include "report/pictures.h"
 #include "report/report_file.h"
+#include "report/report_marker.h"
 
 /* One style sheet for both pages: readable tables with numbers right-aligned
  * in tabular figures, failures on a red ground. */
@@ -545,12 +546,35 @@ struct index {
     const char *dir;
     const struct ga_format *list[GA_FORMAT_COUNT];
     size_t n;
+    const struct ga_report_marker *measured;
 };
+
+/* What a format's tables measured, as the marker records it: the index must
+ * not call a sample exhaustive, nor the other way round. */
+static void measured_on(FILE *out, const struct ga_format *f, const struct ga_report_marker *m)
+{
+    const struct ga_report_domain *d = m ? &m->format[f->id] : NULL;
+    uint64_t all = (uint64_t)1 << f->bits;
+    char count[GA_TEXT_LEN], total[GA_TEXT_LEN];
+
+    if (!d || !d->known) {
+        fputs("<p>Inputs: as the page states.</p>\n", out);
+        return;
+    }
+    snprintf(count, sizeof count, "%llu", (unsigned long long)d->count);
+    snprintf(total, sizeof total, "%llu", (unsigned long long)all);
+    fputs("<p>Inputs: <code>", out);
+    put(out, d->domain);
+    if (ga_report_domain_exhaustive(d) && d->count == all)
+        fprintf(out, "</code>, every one of the %s %s inputs.</p>\n", total, f->name);
+    else
+        fprintf(out, "</code>, %s of the %s %s inputs.</p>\n", count, total, f->name);
+}
 
 static const char guide[] =
     "<p>How accurately do GELU implementations compute <code>gelu(x) = x·Φ(x)</code> in "
-    "each floating-point format? Every implementation of the catalogue runs on every input of "
-    "the 16-bit formats (a sample of float32) and each output is compared with the correctly "
+    "each floating-point format? Every implementation of the catalogue runs on the inputs "
+    "stated under each format below, and each output is compared with the correctly "
     "rounded result of a certified MPFR ground truth. The definitions of every figure are in "
     "the <a href=\"README.md\">README</a>.</p>\n"
     "<p>A format page shows:</p>\n<ul>\n"
@@ -599,6 +623,7 @@ static int write_index(FILE *out, const void *ctx)
         fputs(".html\">", out);
         put(out, name);
         fputs("</a></h2>\n", out);
+        measured_on(out, ix->list[i], ix->measured);
         links(out, name, false);
         if (exists(ix->dir, ga_picture_overview_path(ix->list[i], path))) {
             snprintf(caption, sizeof caption, "%s: worst ulp error of every implementation",
@@ -615,9 +640,10 @@ static int write_index(FILE *out, const void *ctx)
 }
 
 enum ga_io_status ga_write_html_index(const char *dir, const struct ga_format *const *formats,
-                                      size_t nformats, struct ga_io_error *err)
+                                      size_t nformats, const struct ga_report_marker *measured,
+                                      struct ga_io_error *err)
 {
-    struct index ix = { .dir = dir };
+    struct index ix = { .dir = dir, .measured = measured };
     char page[64];
 
     /* The formats given, then any other whose page is already there (a

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "io/io_error.h"
+#include "report/report_marker.h"
 #include "report/result.h"
 
 /* Write DIR/FORMAT.html: summary against exact GELU, tanh forms against the
@@ -28,10 +29,12 @@ enum ga_io_status ga_write_html_page_real(const char *dir, const struct ga_forma
                                           struct ga_io_error *err);
 
 /* Write DIR/index.html: a short guide, and for each format given (then for
- * any other format whose page is in DIR) a link to its page and its
- * overview plot. */
+ * any other format whose page is in DIR) the inputs its tables measured (from
+ * *measured, which may be NULL: then "as the page states"), a link to its
+ * page and its overview plot. */
 enum ga_io_status ga_write_html_index(const char *dir, const struct ga_format *const *formats,
-                                      size_t nformats, struct ga_io_error *err);
+                                      size_t nformats, const struct ga_report_marker *measured,
+                                      struct ga_io_error *err);
 
 /* Writes s with & < > " ' as character references and control characters
  * other than tab and newline as '?'.  Returns 0, or -1 on a write error. */
