@@ -3,6 +3,8 @@
 #include "isolation/plugin.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@ struct ga_plugin {
     struct ga_plugin_options opt;
     void *handle;
     ga_any_kernel *kernel;
+    bool format_declared;
     char *spec, *models;
     pthread_mutex_t lock;     /* guards idle */
     struct ga_worker *idle;   /* workers between calls */
@@ -34,7 +37,40 @@ void ga_plugin_default_options(struct ga_plugin_options *opt)
         .narrow_timeout_s = 1.0,
         .max_call = 65536,     /* 512 KiB of float32 arrays per worker */
         .narrow = true,
+        .check_position = true,
     };
+}
+
+int ga_plugin_parse_timeout(const char *text, double *seconds)
+{
+    const char *c = text;
+    char *end;
+    double v;
+
+    while (*c >= '0' && *c <= '9')
+        c++;
+    if (c == text || (*c == '.' && !(c[1] >= '0' && c[1] <= '9')))
+        return -1;
+    if (*c == '.')
+        for (c++; *c >= '0' && *c <= '9'; c++)
+            continue;
+    if (*c != '\0')
+        return -1;
+    v = strtod(text, &end);
+    if (*end != '\0' || !(v > 0) || !isfinite(v))
+        return -1;
+    *seconds = v;
+    return 0;
+}
+
+const char *ga_plugin_timeout_text(double seconds, char buf[32])
+{
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, 32, "%.*g", digits, seconds);
+        if (strtod(buf, NULL) == seconds)
+            break;
+    }
+    return buf;
 }
 
 enum ga_io_status ga_plugin_parse_spec(const char *spec, char **path, char **symbol,
@@ -99,9 +135,9 @@ static void put_inputs(const struct ga_plugin *p, struct ga_worker *w, const ga_
                        size_t count)
 {
     if (p->format->bits == 32) {
-        memcpy(w->in, in, count * sizeof *in);
+        memcpy(ga_worker_in(w, count), in, count * sizeof *in);
     } else {
-        uint16_t *dst = w->in;
+        uint16_t *dst = ga_worker_in(w, count);
         for (size_t i = 0; i < count; i++)
             dst[i] = (uint16_t)in[i];
     }
@@ -111,9 +147,9 @@ static void get_outputs(const struct ga_plugin *p, const struct ga_worker *w, ga
                         size_t count)
 {
     if (p->format->bits == 32) {
-        memcpy(out, w->out, count * sizeof *out);
+        memcpy(out, ga_worker_out(w, count), count * sizeof *out);
     } else {
-        const uint16_t *src = w->out;
+        const uint16_t *src = ga_worker_out(w, count);
         for (size_t i = 0; i < count; i++)
             out[i] = src[i];
     }
@@ -165,6 +201,15 @@ static void narrow(struct ga_plugin *p, const ga_bits *in, size_t n, enum ga_wor
     failure->last = n - 1;
     if (!p->opt.narrow || r == GA_WORKER_ERROR)
         return;
+    /* A store past the end rarely depends on the inputs: when a call of
+     * one element does it too, bisection would only find it everywhere. */
+    if (r == GA_WORKER_OUT_OF_BOUNDS && probe(&c, 0, 1) != GA_PROBE_PASS) {
+        size_t used = strlen(failure->what);
+        snprintf(failure->what + used, sizeof failure->what - used,
+                 " (in a call of one element too)");
+        give_worker(p, c.w);
+        return;
+    }
     if (!ga_bisect_first(probe, &c, n, &first)) {
         size_t used = strlen(failure->what);
         snprintf(failure->what + used, sizeof failure->what - used,
@@ -178,6 +223,64 @@ static void narrow(struct ga_plugin *p, const ga_bits *in, size_t n, enum ga_wor
         failure->last = last;
     }
     give_worker(p, c.w);
+}
+
+/* The contract says out[i] depends on in[i] alone.  Re-run a sample of the
+ * batch elsewhere: reversed in a call of its own (the last inputs of a call,
+ * where vector code has its scalar epilogue, come first), and the last input
+ * alone; every output must be the same encoding.  The sample depends on n
+ * alone, so the check is the same for any thread count.  Returns 0, or -1
+ * with failure filled in (GA_WORKER_* failures of the re-runs included). */
+enum { POSITION_SAMPLE = 31, POSITION_TAIL = 8 };
+
+static int check_position(struct ga_plugin *p, struct ga_worker **w, const ga_bits *in,
+                          const ga_bits *out, size_t n, struct ga_run_failure *failure)
+{
+    size_t index[POSITION_SAMPLE], count = 0, spread = n > POSITION_TAIL ? n - POSITION_TAIL : 0;
+    ga_bits x[POSITION_SAMPLE], y[POSITION_SAMPLE];
+    size_t spaced = POSITION_SAMPLE - POSITION_TAIL;
+
+    /* Evenly spaced over the body, then the last POSITION_TAIL inputs. */
+    for (size_t k = 0; k < spaced && k < spread; k++)
+        index[count++] = spread <= spaced ? k : k * spread / spaced;
+    for (size_t i = spread; i < n; i++)
+        index[count++] = i;
+    for (int pass = 0; pass < (count > 1 ? 2 : 1); pass++) {
+        size_t m = pass == 0 ? count : 1;
+        enum ga_worker_result r;
+
+        for (size_t k = 0; k < m; k++)
+            x[k] = in[index[count - 1 - k]];
+        put_inputs(p, *w, x, m);
+        r = ga_worker_call(*w, m, p->opt.timeout_s, failure->what, sizeof failure->what);
+        if (r != GA_WORKER_OK) {
+            ga_worker_stop(*w);
+            *w = NULL;
+            failure->first = index[count - 1];
+            failure->last = index[count - 1];
+            return -1;
+        }
+        get_outputs(p, *w, y, m);
+        for (size_t k = 0; k < m; k++) {
+            size_t i = index[count - 1 - k], call = i / p->opt.max_call * p->opt.max_call;
+            size_t call_n = n - call < p->opt.max_call ? n - call : p->opt.max_call;
+            char hx[16], ha[16], hb[16];
+
+            if (ga_same_encoding(p->format, out[i], y[k]))
+                continue;
+            ga_format_bits(p->format, in[i], hx);
+            ga_format_bits(p->format, out[i], ha);
+            ga_format_bits(p->format, y[k], hb);
+            /* Used return value: truncation is harmless, and GCC then lets it be. */
+            if (snprintf(failure->what, sizeof failure->what, "broke the contract: its output "
+                         "for input %s depends on its position in the batch: %s at %zu of %zu, "
+                         "%s at %zu of %zu", hx, ha, i - call, call_n, hb, k, m) < 0)
+                failure->what[0] = '\0';
+            failure->first = failure->last = i;
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static int plugin_run(const struct ga_impl *impl, const struct ga_format *f,
@@ -221,8 +324,56 @@ static int plugin_run(const struct ga_impl *impl, const struct ga_format *f,
         get_outputs(p, w, out + start, m);
         start += m;
     }
+    if (p->opt.check_position && check_position(p, &w, in, out, n, failure) != 0) {
+        give_worker(p, w);
+        return -1;
+    }
     give_worker(p, w);
     return 0;
+}
+
+/* Calling a variable would crash in the worker, which reads as a kernel
+ * failure: refuse it here.  A symbol without a type (assembly that lacks
+ * .type) or that dladdr cannot place is given the benefit of the doubt. */
+static enum ga_io_status check_is_function(const char *spec, const char *symbol,
+                                           const char *path, ga_any_kernel *kernel,
+                                           struct ga_io_error *err)
+{
+    const ElfW(Sym) *sym = NULL;
+    Dl_info info;
+    int type;
+
+    if (dladdr1((void *)kernel, &info, (void **)&sym, RTLD_DL_SYMENT) == 0 || sym == NULL)
+        return ga_io_ok(err);
+    type = ELF64_ST_TYPE(sym->st_info);
+    if (type == STT_OBJECT || type == STT_TLS || type == STT_COMMON)
+        return ga_io_fail(err, GA_IO_BAD_SPEC, "plugin '%s': '%s' in %s is a variable (a data "
+                          "symbol), not a function: name the kernel function", spec, symbol, path);
+    return ga_io_ok(err);
+}
+
+/* GELU_ACC_KERNEL_F32(symbol) and its kin export the kernel's format as a
+ * string beside it; a kernel loaded for another format is refused. */
+static enum ga_io_status check_declared_format(const char *spec, const char *symbol,
+                                               void *handle, const struct ga_format *f,
+                                               bool *declared, struct ga_io_error *err)
+{
+    char name[512];
+    const char *format;
+
+    snprintf(name, sizeof name, "%s%s", GELU_ACC_KERNEL_FORMAT_PREFIX, symbol);
+    format = dlsym(handle, name);
+    *declared = format != NULL;
+    if (format == NULL)
+        return ga_io_ok(err);
+    if (strnlen(format, GELU_ACC_KERNEL_FORMAT_SIZE) == GELU_ACC_KERNEL_FORMAT_SIZE
+        || ga_format_by_name(format) == NULL)
+        return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': %s declares no format gelu-acc "
+                          "knows (%s is not float32, float16 or bfloat16)", spec, symbol, name);
+    if (strcmp(format, f->name) != 0)
+        return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': kernel %s is declared %s, "
+                          "but was asked for as %s", spec, symbol, format, f->name);
+    return ga_io_ok(err);
 }
 
 enum ga_io_status ga_plugin_open(const char *spec, const struct ga_format *f,
@@ -272,6 +423,12 @@ enum ga_io_status ga_plugin_open(const char *spec, const struct ga_format *f,
                         spec, symbol, path, why ? " (" : "", why ? why : "", why ? ")" : "");
         goto done;
     }
+    st = check_is_function(spec, symbol, path, p->kernel, err);
+    if (st != GA_IO_OK)
+        goto done;
+    st = check_declared_format(spec, symbol, p->handle, f, &p->format_declared, err);
+    if (st != GA_IO_OK)
+        goto done;
     abi = dlsym(p->handle, GELU_ACC_KERNEL_ABI_SYMBOL);
     if (abi != NULL && *abi != GELU_ACC_KERNEL_ABI_VERSION) {
         st = ga_io_fail(err, GA_IO_LOAD, "plugin '%s': %s was built for kernel ABI %d; this "
@@ -317,6 +474,11 @@ done:
 const struct ga_impl *ga_plugin_impl(const struct ga_plugin *p)
 {
     return &p->impl;
+}
+
+bool ga_plugin_format_declared(const struct ga_plugin *p)
+{
+    return p->format_declared;
 }
 
 void ga_plugin_release_workers(struct ga_plugin *p)
