@@ -162,7 +162,7 @@ int ga_cmd_report(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     const char *dir = NULL, *formats = "bfloat16,float16,float32", *f32_domain = "stride:4096";
-    struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
+    struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST };
     struct ga_io_error io;
     bool force = false;
     char list[256], how[512];
