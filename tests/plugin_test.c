@@ -686,7 +686,7 @@ static void test_stdio_contained(void **state)
     assert_int_equal(rc_exit, -1);
     assert_int_equal(rc_print, 0);
     assert_string_equal(text, "buffered before the workers");
-    assert_contains(errors, "printing_gelu_f32: a call of 3 elements");
+    assert_contains(errors, "printing_gelu_f32: a call of ");
     assert_no_children();
 }
 

@@ -17,8 +17,10 @@
  * - The kernel may be called concurrently from several threads and processes,
  *   on disjoint arrays.  It must keep no state between calls: the result for
  *   in[i] depends on in[i] alone, never on the batch around it nor on i.
- *   gelu-acc re-runs a sample of each batch at other positions (reversed,
- *   alone) and fails the measurement when an output changes.
+ *   gelu-acc runs a sample of each batch again at other positions (31
+ *   inputs reversed after the batch, in the same call; the last input alone
+ *   in a call of one, for one batch in 16) and fails the measurement when
+ *   an output changes.
  * - It must not retain the pointers after returning.
  * - gelu-acc calls it in a separate worker process, so a crash (signal) or a
  *   hang is reported with the input range that caused it instead of ending the

@@ -103,6 +103,10 @@ enum ga_io_status ga_plugin_parse_spec(const char *spec, char **path, char **sym
     return ga_io_ok(err);
 }
 
+/* The position check (check_position) appends this many inputs of the
+ * batch to its last kernel call: the worker arrays have room for them. */
+enum { POSITION_SAMPLE = 31, POSITION_TAIL = 8 };
+
 /* Workers per caller: take one from the pool or start one. */
 static struct ga_worker *take_worker(struct ga_plugin *p, char *why, size_t why_size)
 {
@@ -115,8 +119,8 @@ static struct ga_worker *take_worker(struct ga_plugin *p, char *why, size_t why_
     pthread_mutex_unlock(&p->lock);
     if (w != NULL)
         return w;
-    return ga_worker_start(p->kernel, (size_t)p->format->bits / 8, p->opt.max_call,
-                           why, why_size);
+    return ga_worker_start(p->kernel, (size_t)p->format->bits / 8,
+                           p->opt.max_call + POSITION_SAMPLE, why, why_size);
 }
 
 static void give_worker(struct ga_plugin *p, struct ga_worker *w)
@@ -129,27 +133,28 @@ static void give_worker(struct ga_plugin *p, struct ga_worker *w)
     pthread_mutex_unlock(&p->lock);
 }
 
-/* Encodings into the worker's input array, in the kernel's element type;
- * float32 encodings are the float's bits. */
-static void put_inputs(const struct ga_plugin *p, struct ga_worker *w, const ga_bits *in,
-                       size_t count)
+/* Encodings into elements [at, at + count) of the worker's input array for
+ * a call of `total` elements, in the kernel's element type; float32
+ * encodings are the float's bits. */
+static void put_inputs(const struct ga_plugin *p, struct ga_worker *w, size_t total, size_t at,
+                       const ga_bits *in, size_t count)
 {
     if (p->format->bits == 32) {
-        memcpy(ga_worker_in(w, count), in, count * sizeof *in);
+        memcpy((uint32_t *)ga_worker_in(w, total) + at, in, count * sizeof *in);
     } else {
-        uint16_t *dst = ga_worker_in(w, count);
+        uint16_t *dst = (uint16_t *)ga_worker_in(w, total) + at;
         for (size_t i = 0; i < count; i++)
             dst[i] = (uint16_t)in[i];
     }
 }
 
-static void get_outputs(const struct ga_plugin *p, const struct ga_worker *w, ga_bits *out,
-                        size_t count)
+static void get_outputs(const struct ga_plugin *p, const struct ga_worker *w, size_t total,
+                        size_t at, ga_bits *out, size_t count)
 {
     if (p->format->bits == 32) {
-        memcpy(out, ga_worker_out(w, count), count * sizeof *out);
+        memcpy(out, (const uint32_t *)ga_worker_out(w, total) + at, count * sizeof *out);
     } else {
-        const uint16_t *src = ga_worker_out(w, count);
+        const uint16_t *src = (const uint16_t *)ga_worker_out(w, total) + at;
         for (size_t i = 0; i < count; i++)
             out[i] = src[i];
     }
@@ -173,7 +178,7 @@ static enum ga_probe_result probe(void *arg, size_t first, size_t count)
         c->w = take_worker(c->p, what, sizeof what);
     if (c->w == NULL)
         return GA_PROBE_ERROR;
-    put_inputs(c->p, c->w, c->in + first, count);
+    put_inputs(c->p, c->w, count, 0, c->in + first, count);
     switch (ga_worker_call(c->w, count, c->timeout_s, what, sizeof what)) {
     case GA_WORKER_OK:
         return GA_PROBE_PASS;
@@ -225,62 +230,80 @@ static void narrow(struct ga_plugin *p, const ga_bits *in, size_t n, enum ga_wor
     give_worker(p, c.w);
 }
 
-/* The contract says out[i] depends on in[i] alone.  Re-run a sample of the
- * batch elsewhere: reversed in a call of its own (the last inputs of a call,
- * where vector code has its scalar epilogue, come first), and the last input
- * alone; every output must be the same encoding.  The sample depends on n
- * alone, so the check is the same for any thread count.  Returns 0, or -1
- * with failure filled in (GA_WORKER_* failures of the re-runs included). */
-enum { POSITION_SAMPLE = 31, POSITION_TAIL = 8 };
+/* The contract says out[i] depends on in[i] alone.  A sample of the batch
+ * is run again elsewhere, at no extra round trip: reversed, after the
+ * batch's own inputs in its last kernel call (so the last inputs of a call,
+ * where vector code has its scalar epilogue, come first, and the sample
+ * ends the call unaligned); and, for one batch in 16 (chosen by its first
+ * input), the last input alone in a call of its own.  Every output must be
+ * the same encoding.  The sample depends on n and the inputs alone, so the
+ * check is the same for any thread count. */
+struct position_sample {
+    size_t index[POSITION_SAMPLE];      /* into the batch, increasing */
+    size_t count;
+    ga_bits x[POSITION_SAMPLE], y[POSITION_SAMPLE];   /* reversed */
+};
 
-static int check_position(struct ga_plugin *p, struct ga_worker **w, const ga_bits *in,
-                          const ga_bits *out, size_t n, struct ga_run_failure *failure)
+static void position_sample(struct position_sample *ps, const ga_bits *in, size_t n)
 {
-    size_t index[POSITION_SAMPLE], count = 0, spread = n > POSITION_TAIL ? n - POSITION_TAIL : 0;
-    ga_bits x[POSITION_SAMPLE], y[POSITION_SAMPLE];
+    size_t spread = n > POSITION_TAIL ? n - POSITION_TAIL : 0;
     size_t spaced = POSITION_SAMPLE - POSITION_TAIL;
 
+    ps->count = 0;
     /* Evenly spaced over the body, then the last POSITION_TAIL inputs. */
     for (size_t k = 0; k < spaced && k < spread; k++)
-        index[count++] = spread <= spaced ? k : k * spread / spaced;
+        ps->index[ps->count++] = spread <= spaced ? k : k * spread / spaced;
     for (size_t i = spread; i < n; i++)
-        index[count++] = i;
-    for (int pass = 0; pass < (count > 1 ? 2 : 1); pass++) {
-        size_t m = pass == 0 ? count : 1;
-        enum ga_worker_result r;
+        ps->index[ps->count++] = i;
+    for (size_t k = 0; k < ps->count; k++)
+        ps->x[k] = in[ps->index[ps->count - 1 - k]];
+}
 
-        for (size_t k = 0; k < m; k++)
-            x[k] = in[index[count - 1 - k]];
-        put_inputs(p, *w, x, m);
-        r = ga_worker_call(*w, m, p->opt.timeout_s, failure->what, sizeof failure->what);
-        if (r != GA_WORKER_OK) {
-            ga_worker_stop(*w);
-            *w = NULL;
-            failure->first = index[count - 1];
-            failure->last = index[count - 1];
-            return -1;
-        }
-        get_outputs(p, *w, y, m);
-        for (size_t k = 0; k < m; k++) {
-            size_t i = index[count - 1 - k], call = i / p->opt.max_call * p->opt.max_call;
-            size_t call_n = n - call < p->opt.max_call ? n - call : p->opt.max_call;
-            char hx[16], ha[16], hb[16];
+/* y[k] answered x[k] at position `at + k` of a call of `total`: compare
+ * with the batch's output.  0, or -1 with failure filled in. */
+static int compare_sample(const struct ga_plugin *p, const struct position_sample *ps,
+                          const ga_bits *in, const ga_bits *out, size_t n, size_t m,
+                          size_t at, size_t total, struct ga_run_failure *failure)
+{
+    for (size_t k = 0; k < m; k++) {
+        size_t i = ps->index[ps->count - 1 - k], call = i / p->opt.max_call * p->opt.max_call;
+        size_t call_n = n - call < p->opt.max_call ? n - call : p->opt.max_call;
+        char hx[16], ha[16], hb[16];
 
-            if (ga_same_encoding(p->format, out[i], y[k]))
-                continue;
-            ga_format_bits(p->format, in[i], hx);
-            ga_format_bits(p->format, out[i], ha);
-            ga_format_bits(p->format, y[k], hb);
-            /* Used return value: truncation is harmless, and GCC then lets it be. */
-            if (snprintf(failure->what, sizeof failure->what, "broke the contract: its output "
-                         "for input %s depends on its position in the batch: %s at %zu of %zu, "
-                         "%s at %zu of %zu", hx, ha, i - call, call_n, hb, k, m) < 0)
-                failure->what[0] = '\0';
-            failure->first = failure->last = i;
-            return -1;
-        }
+        if (ga_same_encoding(p->format, out[i], ps->y[k]))
+            continue;
+        ga_format_bits(p->format, in[i], hx);
+        ga_format_bits(p->format, out[i], ha);
+        ga_format_bits(p->format, ps->y[k], hb);
+        /* Used return value: truncation is harmless, and GCC then lets it be. */
+        if (snprintf(failure->what, sizeof failure->what, "broke the contract: its output "
+                     "for input %s depends on its position in the batch: %s at %zu of %zu, "
+                     "%s at %zu of %zu", hx, ha, i - call, call_n + (call + call_n == n
+                     && p->opt.check_position ? ps->count : 0), hb, at + k, total) < 0)
+            failure->what[0] = '\0';
+        failure->first = failure->last = i;
+        return -1;
     }
     return 0;
+}
+
+/* For one batch in 16: the last input alone.  0, or -1 with failure. */
+static int check_alone(struct ga_plugin *p, struct ga_worker **w, struct position_sample *ps,
+                       const ga_bits *in, const ga_bits *out, size_t n,
+                       struct ga_run_failure *failure)
+{
+    if (ps->count < 2 || (uint32_t)(in[0] * 0x9e3779b9u) >> 28 != 0)
+        return 0;
+    put_inputs(p, *w, 1, 0, ps->x, 1);
+    if (ga_worker_call(*w, 1, p->opt.timeout_s, failure->what, sizeof failure->what)
+        != GA_WORKER_OK) {
+        ga_worker_stop(*w);
+        *w = NULL;
+        failure->first = failure->last = n - 1;
+        return -1;
+    }
+    get_outputs(p, *w, 1, 0, ps->y, 1);
+    return compare_sample(p, ps, in, out, n, 1, 0, 1, failure);
 }
 
 static int plugin_run(const struct ga_impl *impl, const struct ga_format *f,
@@ -288,6 +311,7 @@ static int plugin_run(const struct ga_impl *impl, const struct ga_format *f,
                       struct ga_run_failure *failure)
 {
     struct ga_plugin *p = (struct ga_plugin *)impl->data;
+    struct position_sample ps = { .count = 0 };
     struct ga_worker *w;
 
     if (n == 0)
@@ -308,12 +332,16 @@ static int plugin_run(const struct ga_impl *impl, const struct ga_format *f,
         failure->last = n - 1;
         return -1;
     }
+    if (p->opt.check_position)
+        position_sample(&ps, in, n);
     for (size_t start = 0; start < n;) {
         size_t m = n - start < p->opt.max_call ? n - start : p->opt.max_call;
+        size_t extra = start + m == n ? ps.count : 0;   /* the sample ends the last call */
         enum ga_worker_result r;
 
-        put_inputs(p, w, in + start, m);
-        r = ga_worker_call(w, m, p->opt.timeout_s, failure->what, sizeof failure->what);
+        put_inputs(p, w, m + extra, 0, in + start, m);
+        put_inputs(p, w, m + extra, m, ps.x, extra);
+        r = ga_worker_call(w, m + extra, p->opt.timeout_s, failure->what, sizeof failure->what);
         if (r != GA_WORKER_OK) {
             ga_worker_stop(w);
             narrow(p, in + start, m, r, failure);
@@ -321,10 +349,15 @@ static int plugin_run(const struct ga_impl *impl, const struct ga_format *f,
             failure->last += start;
             return -1;
         }
-        get_outputs(p, w, out + start, m);
+        get_outputs(p, w, m + extra, 0, out + start, m);
+        get_outputs(p, w, m + extra, m, ps.y, extra);
+        if (extra && compare_sample(p, &ps, in, out, n, extra, m, m + extra, failure) != 0) {
+            give_worker(p, w);
+            return -1;
+        }
         start += m;
     }
-    if (p->opt.check_position && check_position(p, &w, in, out, n, failure) != 0) {
+    if (p->opt.check_position && check_alone(p, &w, &ps, in, out, n, failure) != 0) {
         give_worker(p, w);
         return -1;
     }

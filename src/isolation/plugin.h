@@ -12,10 +12,12 @@
  * A batch is passed in kernel calls of at most max_call elements; the
  * timeout applies to each kernel call.
  *
- * After a batch, a sample of it is run again at other positions (reversed,
- * and one input alone): an output that changes breaks the kernel contract
- * (out[i] depends on in[i] alone) and fails the run like a crash, with
- * first = last = the input concerned.
+ * A sample of each batch is run again at other positions: 31 inputs
+ * reversed after the batch in its last kernel call (no extra round trip),
+ * and, for one batch in 16, the last input alone.  An output that changes
+ * breaks the kernel contract (out[i] depends on in[i] alone) and fails the
+ * run like a crash, with first = last = the input concerned.  Kernel calls
+ * therefore hold up to max_call + 31 elements.
  *
  * When a call fails, the failing inputs are narrowed down by bisection, in
  * fresh workers:
