@@ -576,6 +576,18 @@ static void test_guard_pages(void **state)
     }
     ga_plugin_close(p);
 
+    /* A store past the end on some inputs only: narrowed like a crash, to
+     * the first and last input in [2, 3) (indices 8..11 of 0, 0.25, ..., 4). */
+    p = open_plugin("overrun.so", "overrun_some_gelu_f32", f32, NULL);
+    for (size_t i = 0; i < 17; i++)
+        in[i] = float_bits(0.25f * (float)i);
+    assert_int_equal(run(p, f32, in, out, 17, &failure), -1);
+    assert_contains(failure.what, "touching out[n + 0], past the end of its output array");
+    assert_null(strstr(failure.what, "one element too"));
+    assert_int_equal(failure.first, 8);
+    assert_int_equal(failure.last, 11);
+    ga_plugin_close(p);
+
     /* A float32 kernel given bfloat16 arrays reads past in first: at in[n]
      * (byte 2n) for an even n. */
     p = open_plugin("good.so", "good_gelu_f32", bf16, NULL);

@@ -222,7 +222,7 @@ static void narrow(struct ga_plugin *p, const ga_bits *in, size_t n, enum ga_wor
     } else {
         last = first;
         /* Hangs: each probe may cost a timeout; the first one is enough. */
-        if (r == GA_WORKER_DIED && !ga_bisect_last(probe, &c, first, n, &last))
+        if (r != GA_WORKER_TIMEOUT && !ga_bisect_last(probe, &c, first, n, &last))
             last = n - 1;
         failure->first = first;
         failure->last = last;
