@@ -77,8 +77,8 @@ static void print_failure(const struct ga_baseline_entry *e, const struct ga_res
     if (r->unlisted_batches)
         printf("FAIL %s: and %llu more failed batches after these\n", e->name,
                (unsigned long long)r->unlisted_batches);
-    printf("FAIL %s: %llu failed batches, %llu inputs not measured%s\n", e->name,
-           (unsigned long long)r->failed_batches,
+    printf("FAIL %s: %llu failed batch%s, %llu inputs not measured%s\n", e->name,
+           (unsigned long long)r->failed_batches, r->failed_batches == 1 ? "" : "es",
            (unsigned long long)(r->failed_inputs + r->skipped_inputs),
            r->skipped_inputs ? " (stopped at the max_failures-th failed batch)" : "");
 }

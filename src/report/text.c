@@ -41,8 +41,8 @@ int ga_write_text(FILE *out, const struct ga_result *r)
         fprintf(out, "             and %llu more failed batches after these\n",
                 (unsigned long long)r->unlisted_batches);
     if (r->failed)
-        fprintf(out, "             %llu failed batches, %llu inputs not measured%s\n",
-                (unsigned long long)r->failed_batches,
+        fprintf(out, "             %llu failed batch%s, %llu inputs not measured%s\n",
+                (unsigned long long)r->failed_batches, r->failed_batches == 1 ? "" : "es",
                 (unsigned long long)(r->failed_inputs + r->skipped_inputs),
                 r->skipped_inputs ? " (stopped at the max_failures-th failed batch)" : "");
     fprintf(out, "  inputs     %llu: correctly rounded %s %%, faithful %s %%\n",
