@@ -197,8 +197,10 @@ static enum ga_probe_result probe(void *arg, size_t first, size_t count)
 static void narrow(struct ga_plugin *p, const ga_bits *in, size_t n, enum ga_worker_result r,
                    struct ga_run_failure *failure)
 {
+    /* A probe runs part of the call: it gets no longer than the call did. */
     struct probe_ctx c = { .p = p, .in = in, .w = NULL,
-                           .timeout_s = r == GA_WORKER_TIMEOUT ? p->opt.narrow_timeout_s
+                           .timeout_s = r == GA_WORKER_TIMEOUT ? fmin(p->opt.narrow_timeout_s,
+                                                                      p->opt.timeout_s)
                                                                : p->opt.timeout_s };
     size_t first, last;
 

@@ -48,7 +48,7 @@ struct ga_plugin_options {
     const char *name;              /* the impl's name; NULL: the spec */
     enum ga_function approximates; /* what the kernel is meant to compute */
     double timeout_s;              /* per kernel call */
-    double narrow_timeout_s;       /* per probe while narrowing a timeout */
+    double narrow_timeout_s;       /* per probe while narrowing a timeout (at most timeout_s) */
     size_t max_call;               /* elements per kernel call */
     bool narrow;                   /* narrow failures down (else: the whole call) */
     bool check_position;           /* re-run a sample of each batch elsewhere */
