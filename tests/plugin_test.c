@@ -612,12 +612,12 @@ static void test_position_check(void **state)
     struct ga_plugin_options opt;
     struct ga_run_failure failure;
     struct ga_plugin *p;
-    uint64_t rng = seed ^ 0x90;
+    struct test_rng rng = test_rng(0x90);
 
     (void)state;
     need_plugins();
     for (size_t i = 0; i < N; i++)
-        in[i] = float_bits((float)((double)(next_random(&rng) >> 11) * 0x1p-53 * 8.0 - 4.0));
+        in[i] = float_bits((float)test_rng_between(&rng, -4.0, 4.0));
     p = open_plugin("position.so", "position_gelu_f32", f32, NULL);
     assert_int_equal(run(p, f32, in, out, N, &failure), -1);
     assert_contains(failure.what, "depends on its position in the batch");
