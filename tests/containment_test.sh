@@ -109,6 +109,16 @@ assert f[\"batches\"] == 2 and f[\"inputs_not_measured\"] == 8192 and not f[\"st
              expect_status 1 $GELU_ACC sweep --kernel $plugins/crashing.so:crashing_gelu_f32 --format float32 --domain file:$tmp/apart &&
              grep -q 'FAILED .* on inputs 0x40200000\.\.0x40200000 (1 batch)' $tmp/out && grep -q '^  *killed .* on inputs 0x40300000\.\.0x40300000 (1 batch)' $tmp/out"
 
+printf '0x3f800000\n0x40200000\n0x3fc00000\n0x40300000\n' > "$tmp/apart1"
+check "two failing spans within one batch are reported one by one" \
+    bash -c "$helpers; expect_status 1 $GELU_ACC sweep --kernel $plugins/crashing.so:crashing_gelu_f32 --format float32 --domain file:$tmp/apart1 --json &&
+             python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))[0][\"failure\"]
+spans = [(s[\"first_input\"], s[\"last_input\"], s[\"batches\"]) for s in f[\"spans\"]]
+assert spans == [(\"0x40200000\", \"0x40200000\", 1), (\"0x40300000\", \"0x40300000\", 1)], spans
+assert f[\"batches\"] == 1 and f[\"inputs_not_measured\"] == 4, f' $tmp/out"
+
 # 5. The failure cap: one crashing input in every third batch of 30; the
 # 4th failed batch is batch 9, so batches 0..8 less 0, 3, 6 are measured
 # (6 x 4096 inputs), whatever the thread count.

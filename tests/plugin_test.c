@@ -416,6 +416,50 @@ static bool crashes(ga_bits x)   /* crashing.c: x in [2, 3) */
     return v >= 2.0f && v < 3.0f;
 }
 
+/* The spans of a crash in [first, last]: in order, each from a crashing
+ * input to a crashing input, with a safe input between two spans, and
+ * covering every crashing input.  When no two crashing inputs are next to
+ * each other the spans are exactly the crashing inputs, the last span
+ * allowed taking the rest. */
+static void check_spans(const struct ga_run_failure *failure, const ga_bits *in, size_t first,
+                        size_t last)
+{
+    size_t k = 0, count = failure->span_count, crashing = 0;
+    bool adjacent = false;
+
+    assert_true(count >= 1 && count <= GA_RUN_SPANS);
+    assert_int_equal(failure->span[0].first, first);
+    assert_int_equal(failure->span[count - 1].last, last);
+    for (size_t s = 0; s < count; s++) {
+        assert_true(crashes(in[failure->span[s].first]) && crashes(in[failure->span[s].last]));
+        assert_true(failure->span[s].first <= failure->span[s].last);
+        if (s > 0)
+            assert_true(failure->span[s].first > failure->span[s - 1].last + 1);
+    }
+    for (size_t i = first; i <= last; i++) {
+        adjacent |= i > first && crashes(in[i]) && crashes(in[i - 1]);
+        if (!crashes(in[i]))
+            continue;
+        crashing++;
+        while (failure->span[k].last < i)
+            k++;
+        assert_true(failure->span[k].first <= i);
+    }
+    if (adjacent)
+        return;
+    assert_int_equal(count, crashing < GA_RUN_SPANS ? crashing : GA_RUN_SPANS);
+    k = 0;
+    for (size_t i = first; i <= last && k < count; i++) {
+        if (!crashes(in[i]))
+            continue;
+        assert_int_equal(failure->span[k].first, i);
+        if (k + 1 < count)   /* the last span runs to `last` */
+            assert_int_equal(failure->span[k].last, i);
+        k++;
+    }
+    assert_int_equal(k, count);
+}
+
 static void test_crash_reported(void **state)
 {
     enum { N = 17 };
@@ -441,13 +485,19 @@ static void test_crash_reported(void **state)
     assert_memory_equal(out, ref, 8 * sizeof *out);
     assert_int_equal(run(p, f32, in + 12, out, 5, &failure), 0);
 
-    /* Failing inputs not next to each other: the span from first to last. */
+    /* Failing inputs not next to each other: two spans, from the first to
+     * the last failing input. */
     {
         ga_bits mixed[6] = { float_bits(1.0f), float_bits(2.5f), float_bits(0.0f),
                              float_bits(-2.5f), float_bits(2.0f), float_bits(3.0f) };
         assert_int_equal(run(p, f32, mixed, out, 6, &failure), -1);
         assert_int_equal(failure.first, 1);
         assert_int_equal(failure.last, 4);
+        assert_int_equal(failure.span_count, 2);
+        assert_int_equal(failure.span[0].first, 1);
+        assert_int_equal(failure.span[0].last, 1);
+        assert_int_equal(failure.span[1].first, 4);
+        assert_int_equal(failure.span[1].last, 4);
     }
     ga_plugin_close(p);
 
@@ -507,6 +557,7 @@ static void test_crash_random(void **state)
         assert_int_equal(run(p, f32, in, out, n, &failure), -1);
         assert_int_equal(failure.first, first);
         assert_int_equal(failure.last, last);
+        check_spans(&failure, in, first, last);
     }
     ga_plugin_close(p);
     assert_no_children();

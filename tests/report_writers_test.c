@@ -239,7 +239,7 @@ static void test_json(void **state)
                                  "\"0xc000\", \"last_input\": \"0xc002\", \"batches\": 1},\n     "
                                  "{\"what\": \"timed out after 1 s\", \"first_input\": \"0x4000\", "
                                  "\"last_input\": \"0x4000\", \"batches\": 1}],\n    "
-                                 "\"unlisted_batches\": 0, \"batches\": 2, "
+                                 "\"unlisted_spans\": 0, \"batches\": 2, "
                                  "\"inputs_not_measured\": 7, \"stopped_early\": false}"));
     /* an empty region: no maximum, no mean */
     assert_non_null(strstr(json, "\"far_left\": {\n     \"count\": 0, \"correctly_rounded\": 0, "
@@ -413,10 +413,11 @@ static void test_result_from_measurement(void **state)
      * failing inputs run on (12 then 13) with the same failure merge */
     m.failed = true;
     m.failure_count = 3;
+    m.failure_spans = 4;
     m.failures[0] = (struct ga_failure_record){ 0, 3, 12, "killed by signal 11" };
     m.failures[1] = (struct ga_failure_record){ 13, 13, 15, "killed by signal 11" };
     m.failures[2] = (struct ga_failure_record){ 16, 18, 18, "killed by signal 11" };
-    m.failed_batches = 4;   /* one more than kept */
+    m.failed_batches = 4;   /* one span more than kept */
     assert_int_equal(ga_result_from_measurement(&r, &m, &d, GA_ORACLE_MPFR, "mine"), 0);
     assert_true(r.failed);
     assert_int_equal(r.span_count, 2);
@@ -427,7 +428,7 @@ static void test_result_from_measurement(void **state)
     assert_int_equal(r.spans[1].last, in[18]);
     assert_int_equal(r.spans[1].batches, 1);
     assert_string_equal(r.spans[1].what, "killed by signal 11");
-    assert_int_equal(r.unlisted_batches, 1);
+    assert_int_equal(r.unlisted_spans, 1);
     assert_int_equal(r.failed_batches, 4);
     /* a catalogue implementation names itself */
     m.impl = ga_catalogue_find("erf");

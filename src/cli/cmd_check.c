@@ -74,9 +74,9 @@ static void print_failure(const struct ga_baseline_entry *e, const struct ga_res
                r->spans[k].what, lo, hi, (unsigned long long)r->spans[k].batches,
                r->spans[k].batches == 1 ? "" : "es");
     }
-    if (r->unlisted_batches)
-        printf("FAIL %s: and %llu more failed batches after these\n", e->name,
-               (unsigned long long)r->unlisted_batches);
+    if (r->unlisted_spans)
+        printf("FAIL %s: and %llu more failing spans after these\n", e->name,
+               (unsigned long long)r->unlisted_spans);
     printf("FAIL %s: %llu failed batch%s, %llu inputs not measured%s\n", e->name,
            (unsigned long long)r->failed_batches, r->failed_batches == 1 ? "" : "es",
            (unsigned long long)(r->failed_inputs + r->skipped_inputs),

@@ -193,6 +193,88 @@ static enum ga_probe_result probe(void *arg, size_t first, size_t count)
     }
 }
 
+/* Probes of [base, base + count) of another probe_ctx's inputs. */
+struct sub_ctx {
+    struct probe_ctx *c;
+    size_t base;
+};
+
+static enum ga_probe_result probe_sub(void *arg, size_t first, size_t count)
+{
+    struct sub_ctx *s = arg;
+    return probe(s->c, s->base + first, count);
+}
+
+/* Input f fails on its own: the last input of its run, by probing single
+ * inputs at f + 1, f + 2, f + 4, ... (at most l, which fails) and then
+ * bisecting between the last that failed and the first that passed.
+ * Failing inputs are assumed to come in runs: a gap between two probes is
+ * not seen.  false when a probe errs. */
+static bool run_end(struct probe_ctx *c, size_t f, size_t l, size_t *end)
+{
+    size_t fail = f, step = 1, pass;
+
+    for (;;) {
+        size_t x = l - fail < step ? l : fail + step;
+        enum ga_probe_result r;
+
+        if (x == fail) {
+            *end = fail;
+            return true;
+        }
+        r = probe(c, x, 1);
+        if (r == GA_PROBE_ERROR)
+            return false;
+        if (r == GA_PROBE_PASS) {
+            pass = x;
+            break;
+        }
+        fail = x;
+        step *= 2;
+    }
+    while (pass - fail > 1) {
+        size_t mid = fail + (pass - fail) / 2;
+        enum ga_probe_result r = probe(c, mid, 1);
+        if (r == GA_PROBE_ERROR)
+            return false;
+        if (r == GA_PROBE_FAIL)
+            fail = mid;
+        else
+            pass = mid;
+    }
+    *end = fail;
+    return true;
+}
+
+/* The runs of failing inputs in [f, l] (both fail on their own), each run's
+ * end by run_end, the next run's start by bisection (exact: it probes
+ * ranges).  The last span allowed, or a probe that errs, takes what is
+ * left up to l. */
+static void find_spans(struct probe_ctx *c, size_t f, size_t l, struct ga_run_failure *failure)
+{
+    size_t k = 0;
+
+    for (;;) {
+        struct sub_ctx rest;
+        size_t end = l, next;
+
+        if (k + 1 < GA_RUN_SPANS && !run_end(c, f, l, &end))
+            end = l;
+        failure->span[k].first = f;
+        failure->span[k].last = end;
+        k++;
+        if (end == l)
+            break;
+        rest = (struct sub_ctx){ c, end + 1 };
+        if (!ga_bisect_first(probe_sub, &rest, l + 1 - rest.base, &next)) {
+            failure->span[k - 1].last = l;
+            break;
+        }
+        f = rest.base + next;
+    }
+    failure->span_count = k;
+}
+
 /* The call on in[0..n) failed with result r: fill failure's range. */
 static void narrow(struct ga_plugin *p, const ga_bits *in, size_t n, enum ga_worker_result r,
                    struct ga_run_failure *failure)
@@ -206,6 +288,7 @@ static void narrow(struct ga_plugin *p, const ga_bits *in, size_t n, enum ga_wor
 
     failure->first = 0;
     failure->last = n - 1;
+    failure->span_count = 0;
     if (!p->opt.narrow || r == GA_WORKER_ERROR)
         return;
     /* A store past the end rarely depends on the inputs: when a call of
@@ -228,6 +311,8 @@ static void narrow(struct ga_plugin *p, const ga_bits *in, size_t n, enum ga_wor
             last = n - 1;
         failure->first = first;
         failure->last = last;
+        if (r != GA_WORKER_TIMEOUT)
+            find_spans(&c, first, last, failure);
     }
     give_worker(p, c.w);
 }
@@ -316,6 +401,7 @@ static int plugin_run(const struct ga_impl *impl, const struct ga_format *f,
     struct position_sample ps = { .count = 0 };
     struct ga_worker *w;
 
+    failure->span_count = 0;
     if (n == 0)
         return 0;
     if (f != p->format) {
@@ -349,6 +435,10 @@ static int plugin_run(const struct ga_impl *impl, const struct ga_format *f,
             narrow(p, in + start, m, r, failure);
             failure->first += start;
             failure->last += start;
+            for (size_t k = 0; k < failure->span_count; k++) {
+                failure->span[k].first += start;
+                failure->span[k].last += start;
+            }
             return -1;
         }
         get_outputs(p, w, m + extra, 0, out + start, m);

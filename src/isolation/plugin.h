@@ -22,8 +22,11 @@
  * When a call fails, the failing inputs are narrowed down by bisection, in
  * fresh workers:
  * - killed by a signal (or exited): failure->first and ->last are the first
- *   and the last input of the batch that fail on their own (those between
- *   may not); about 2 log2(n) worker starts;
+ *   and the last input of the batch that fail on their own, and
+ *   failure->span[] the runs of failing inputs between them (up to
+ *   GA_RUN_SPANS, the last one taking the rest; a run's end is found by
+ *   probing single inputs, so a gap between two probes can go unseen);
+ *   about 2 log2(n) worker starts, and 2 log2 of its length per run;
  * - timed out: first = last = the first input that hangs on its own; each
  *   probe that hangs costs narrow_timeout_s, about log2(n)/2 of them.
  * - touched a guard page past an array (worker.h): as a crash, but when a

@@ -127,9 +127,9 @@ static void failure(FILE *out, const struct ga_format *f, const struct ga_result
         encoding(out, f, "last_input", true, r->spans[i].last);
         fprintf(out, ", \"batches\": %llu}", (unsigned long long)r->spans[i].batches);
     }
-    fprintf(out, "],\n    \"unlisted_batches\": %llu, \"batches\": %llu, "
+    fprintf(out, "],\n    \"unlisted_spans\": %llu, \"batches\": %llu, "
             "\"inputs_not_measured\": %llu, \"stopped_early\": %s},\n",
-            (unsigned long long)r->unlisted_batches, (unsigned long long)r->failed_batches,
+            (unsigned long long)r->unlisted_spans, (unsigned long long)r->failed_batches,
             (unsigned long long)(r->failed_inputs + r->skipped_inputs),
             r->skipped_inputs ? "true" : "false");
 }

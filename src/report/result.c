@@ -10,13 +10,13 @@ static int failure_spans(struct ga_result *r, const struct ga_measurement *m,
 {
     uint64_t last = 0;
 
-    r->unlisted_batches = m->failed_batches - m->failure_count;
+    r->unlisted_spans = m->failure_spans - m->failure_count;
     for (size_t i = 0; i < m->failure_count; i++) {
         const struct ga_failure_record *rec = &m->failures[i];
-        struct ga_failure_span *span = &r->spans[r->span_count - 1];
+        struct ga_failure_span *span = r->span_count ? &r->spans[r->span_count - 1] : NULL;
 
-        if (r->span_count > 0 && rec->first == last + 1 && strcmp(rec->what, span->what) == 0) {
-            span->batches++;
+        if (span && rec->first == last + 1 && strcmp(rec->what, span->what) == 0) {
+            span->batches += rec->start != m->failures[i - 1].start;
         } else if (r->span_count < GA_RESULT_SPANS) {
             span = &r->spans[r->span_count++];
             span->batches = 1;
@@ -24,7 +24,7 @@ static int failure_spans(struct ga_result *r, const struct ga_measurement *m,
             if (ga_domain_fill(d, rec->first, 1, &span->first) != 0)
                 return -1;
         } else {
-            r->unlisted_batches += m->failure_count - i;
+            r->unlisted_spans += m->failure_count - i;
             break;
         }
         last = rec->last;

@@ -12,7 +12,7 @@
 
 struct ga_failure_span {
     ga_bits first, last;             /* encodings: the first and last failing input */
-    uint64_t batches;                /* failed batches the span covers */
+    uint64_t batches;                /* failed batches the span runs over */
     char what[160];
 };
 
@@ -28,7 +28,7 @@ struct ga_result {
     uint64_t skipped_inputs;         /* after the max_failures-th failed batch */
     size_t span_count;
     struct ga_failure_span spans[GA_RESULT_SPANS];
-    uint64_t unlisted_batches;       /* failed batches after the last span listed */
+    uint64_t unlisted_spans;         /* spans (as batches reported them) after the last listed */
     const struct ga_profile *profile;     /* the measurement's, when it kept one */
 };
 

@@ -37,9 +37,9 @@ int ga_write_text(FILE *out, const struct ga_result *r)
                 r->spans[i].what, lo, hi, (unsigned long long)r->spans[i].batches,
                 r->spans[i].batches == 1 ? "" : "es");
     }
-    if (r->unlisted_batches)
-        fprintf(out, "             and %llu more failed batches after these\n",
-                (unsigned long long)r->unlisted_batches);
+    if (r->unlisted_spans)
+        fprintf(out, "             and %llu more failing spans after these\n",
+                (unsigned long long)r->unlisted_spans);
     if (r->failed)
         fprintf(out, "             %llu failed batch%s, %llu inputs not measured%s\n",
                 (unsigned long long)r->failed_batches, r->failed_batches == 1 ? "" : "es",

@@ -3,6 +3,7 @@
 #include "sweep/failure_cap.h"
 #include "truth/fast.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -85,30 +86,42 @@ static long chunk_truths(enum ga_oracle oracle, enum ga_function fn, const struc
     return -1;
 }
 
-/* Keep the first GA_FAILURES_KEPT failed batches in domain order, so the
- * report does not depend on which thread met them first. */
+/* One span of a failed batch among the first GA_FAILURES_KEPT in domain
+ * order.  Called in a critical section. */
+static void keep_span(struct ga_measurement *m, uint64_t start, uint64_t first, uint64_t last,
+                      const char *what)
+{
+    size_t at = m->failure_count, kept;
+
+    m->failure_spans++;
+    while (at > 0 && m->failures[at - 1].first > first)
+        at--;
+    if (at == GA_FAILURES_KEPT)
+        return;
+    kept = m->failure_count < GA_FAILURES_KEPT ? m->failure_count : GA_FAILURES_KEPT - 1;
+    memmove(&m->failures[at + 1], &m->failures[at], (kept - at) * sizeof m->failures[0]);
+    m->failures[at].start = start;
+    m->failures[at].first = first;
+    m->failures[at].last = last;
+    snprintf(m->failures[at].what, sizeof m->failures[at].what, "%s", what);
+    m->failure_count = kept + 1;
+}
+
+/* Keep the first spans in domain order, so the report does not depend on
+ * which thread met them first. */
 static void record_failure(struct ga_measurement *m, uint64_t start, size_t n,
                            const struct ga_run_failure *failure)
 {
     #pragma omp critical(ga_sweep_failure)
     {
-        size_t at = m->failure_count, kept;
-
         m->failed = true;
         m->failed_inputs += n;
         m->failed_batches++;
-        while (at > 0 && m->failures[at - 1].start > start)
-            at--;
-        if (at < GA_FAILURES_KEPT) {
-            kept = m->failure_count < GA_FAILURES_KEPT ? m->failure_count : GA_FAILURES_KEPT - 1;
-            memmove(&m->failures[at + 1], &m->failures[at], (kept - at) * sizeof m->failures[0]);
-            m->failures[at].start = start;
-            m->failures[at].first = start + failure->first;
-            m->failures[at].last = start + failure->last;
-            memcpy(m->failures[at].what, failure->what, sizeof m->failures[at].what);
-            m->failures[at].what[sizeof m->failures[at].what - 1] = '\0';
-            m->failure_count = kept + 1;
-        }
+        if (failure->span_count == 0)
+            keep_span(m, start, start + failure->first, start + failure->last, failure->what);
+        for (size_t k = 0; k < failure->span_count && k < GA_RUN_SPANS; k++)
+            keep_span(m, start, start + failure->span[k].first, start + failure->span[k].last,
+                      failure->what);
     }
 }
 
@@ -273,6 +286,7 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
         m[j].failed_batches = 0;
         m[j].skipped_inputs = 0;
         m[j].failure_count = 0;
+        m[j].failure_spans = 0;
         m[j].stats = ga_stats_new(f);
         m[j].profile = m[j].want_profile ? ga_profile_new(f) : NULL;
         if (!m[j].stats || (m[j].want_profile && !m[j].profile))

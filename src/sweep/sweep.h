@@ -18,12 +18,13 @@
 /* Inputs per chunk: the unit of work of a thread, and of a kernel batch. */
 #define GA_SWEEP_CHUNK 4096
 
-/* Failed batches kept per measurement: the first ones in domain order. */
+/* Spans of failing inputs kept per measurement: the first ones in domain
+ * order. */
 #define GA_FAILURES_KEPT 64
 
-/* A batch the kernel failed (a plugin that crashed, hung, touched a guard
- * page or broke the contract): the failing inputs [first, last] as domain
- * indices, and what happened. */
+/* A span of failing inputs in a batch the kernel failed (a plugin that
+ * crashed, hung, touched a guard page or broke the contract): [first,
+ * last] as domain indices, and what happened. */
 struct ga_failure_record {
     uint64_t start;                     /* the batch's first domain index */
     uint64_t first, last;
@@ -45,7 +46,8 @@ struct ga_measurement {
     uint64_t failed_inputs;             /* inputs in batches the kernel failed */
     uint64_t failed_batches;
     uint64_t skipped_inputs;            /* not measured: after the max_failures-th failed batch */
-    size_t failure_count;               /* records kept below, in domain order */
+    uint64_t failure_spans;             /* spans reported by the failed batches */
+    size_t failure_count;               /* the first of them, kept below in domain order */
     struct ga_failure_record failures[GA_FAILURES_KEPT];
 };
 
