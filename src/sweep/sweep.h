@@ -20,7 +20,7 @@
 
 /* Spans of failing inputs kept per measurement: the first ones in domain
  * order. */
-#define GA_FAILURES_KEPT 64
+#define GA_FAILURES_KEPT 256
 
 /* A span of failing inputs in a batch the kernel failed (a plugin that
  * crashed, hung, touched a guard page or broke the contract): [first,
