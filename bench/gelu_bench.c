@@ -30,7 +30,7 @@ static double time_sweep(const struct ga_format *f, const struct ga_domain *d, i
                          uint64_t *correct)
 {
     struct ga_measurement m = { .impl = ga_catalogue_find("erf"), .reference = GA_GELU };
-    struct ga_sweep_options o = { GA_ORACLE_FAST, threads, NULL, NULL };
+    struct ga_sweep_options o = { .oracle = GA_ORACLE_FAST, .threads = threads };
     struct ga_summary s;
     ga_bits undecided;
     double t = now();

@@ -184,7 +184,7 @@ static void test_required_names(void **state)
 static void test_unsupported_format_fails(void **state)
 {
     ga_bits in[3] = { 0, 1, 2 }, out[3];
-    struct ga_run_failure failure = { 0, 0, "" };
+    struct ga_run_failure failure = { .what = "" };
     (void)state;
     assert_int_equal(impl("erf_native")->run(impl("erf_native"), f32, in, out, 3, &failure), -1);
     assert_int_equal(failure.last, 2);

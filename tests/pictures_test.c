@@ -41,7 +41,7 @@ static int setup(void **state)
     (void)state;
     char err[256];
     ga_bits undecided;
-    struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
+    struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST };
 
     f16 = ga_format_get(GA_FLOAT16);
     m[0] = (struct ga_measurement){ .impl = ga_catalogue_find("erf"), .reference = GA_GELU,

@@ -1,9 +1,11 @@
 /* Plugin kernels in worker processes.  The test plugins (tests/plugins/NAME.c)
  * are built as shared libraries by the build system; this test finds them
  * through GELU_ACC_PLUGIN_DIR (good.so, regressed.so, crashing.so,
- * hanging.so, future_abi.so) and skips the tests that need them when it is
+ * hanging.so, future_abi.so, printing.so, exiting.so, overrun.so,
+ * position.so, declared.so) and skips the tests that need them when it is
  * unset.  By hand:
- *     for p in good regressed crashing hanging future_abi; do
+ *     for p in good regressed crashing hanging future_abi printing exiting \
+ *              overrun position declared; do
  *         gcc -shared -fPIC -Iinclude -o /tmp/io/$p.so tests/plugins/$p.c -lm; done
  *     GELU_ACC_PLUGIN_DIR=/tmp/io ./plugin_test
  *
@@ -16,6 +18,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <omp.h>
 #include <setjmp.h>
@@ -198,6 +201,49 @@ static void test_load_errors(void **state)
     opt.timeout_s = 0;
     assert_int_equal(ga_plugin_open(spec("good.so", "good_gelu_f32"), f32, &opt, &p, &err),
                      GA_IO_RANGE);
+
+    /* Variables are not kernels: the ABI tag, a table. */
+    assert_int_equal(ga_plugin_open(spec("good.so", GELU_ACC_KERNEL_ABI_SYMBOL), f32, NULL, &p,
+                                    &err), GA_IO_BAD_SPEC);
+    assert_contains(err.message, "is a variable (a data symbol), not a function");
+    assert_int_equal(ga_plugin_open(spec("declared.so", "declared_table"), f32, NULL, &p, &err),
+                     GA_IO_BAD_SPEC);
+    assert_contains(err.message, "'declared_table' in ");
+
+    /* Declared formats: checked; undeclared: loaded, flagged. */
+    assert_int_equal(ga_plugin_open(spec("declared.so", "declared_gelu_f32"), bf16, NULL, &p,
+                                    &err), GA_IO_UNSUPPORTED);
+    assert_contains(err.message, "kernel declared_gelu_f32 is declared float32, but was asked "
+                    "for as bfloat16");
+    assert_int_equal(ga_plugin_open(spec("declared.so", "declared_gelu_bf16"), f32, NULL, &p,
+                                    &err), GA_IO_UNSUPPORTED);
+    assert_contains(err.message, "declared bfloat16, but was asked for as float32");
+    p = open_plugin("declared.so", "declared_gelu_bf16", bf16, NULL);
+    assert_true(ga_plugin_format_declared(p));
+    ga_plugin_close(p);
+    p = open_plugin("good.so", "good_gelu_bf16", bf16, NULL);
+    assert_false(ga_plugin_format_declared(p));
+    ga_plugin_close(p);
+}
+
+static void test_parse_timeout(void **state)
+{
+    static const char *bad[] = { "", "0", "0.0", "-1", "+1", "1e3", "inf", "nan", "0x10",
+                                 "1.", ".5", " 1", "1 ", "2s", "1e400" };
+    double s = -1;
+
+    (void)state;
+    assert_int_equal(ga_plugin_parse_timeout("10", &s), 0);
+    assert_true(s == 10.0);
+    assert_int_equal(ga_plugin_parse_timeout("0.25", &s), 0);
+    assert_true(s == 0.25);
+    assert_int_equal(ga_plugin_parse_timeout("007.5", &s), 0);
+    assert_true(s == 7.5);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        s = -1;
+        if (ga_plugin_parse_timeout(bad[i], &s) == 0)
+            fail_msg("timeout '%s' accepted as %g", bad[i], s);
+    }
 }
 
 static void test_impl_fields(void **state)
@@ -370,6 +416,50 @@ static bool crashes(ga_bits x)   /* crashing.c: x in [2, 3) */
     return v >= 2.0f && v < 3.0f;
 }
 
+/* The spans of a crash in [first, last]: in order, each from a crashing
+ * input to a crashing input, with a safe input between two spans, and
+ * covering every crashing input.  When no two crashing inputs are next to
+ * each other the spans are exactly the crashing inputs, the last span
+ * allowed taking the rest. */
+static void check_spans(const struct ga_run_failure *failure, const ga_bits *in, size_t first,
+                        size_t last)
+{
+    size_t k = 0, count = failure->span_count, crashing = 0;
+    bool adjacent = false;
+
+    assert_true(count >= 1 && count <= GA_RUN_SPANS);
+    assert_int_equal(failure->span[0].first, first);
+    assert_int_equal(failure->span[count - 1].last, last);
+    for (size_t s = 0; s < count; s++) {
+        assert_true(crashes(in[failure->span[s].first]) && crashes(in[failure->span[s].last]));
+        assert_true(failure->span[s].first <= failure->span[s].last);
+        if (s > 0)
+            assert_true(failure->span[s].first > failure->span[s - 1].last + 1);
+    }
+    for (size_t i = first; i <= last; i++) {
+        adjacent |= i > first && crashes(in[i]) && crashes(in[i - 1]);
+        if (!crashes(in[i]))
+            continue;
+        crashing++;
+        while (failure->span[k].last < i)
+            k++;
+        assert_true(failure->span[k].first <= i);
+    }
+    if (adjacent)
+        return;
+    assert_int_equal(count, crashing < GA_RUN_SPANS ? crashing : GA_RUN_SPANS);
+    k = 0;
+    for (size_t i = first; i <= last && k < count; i++) {
+        if (!crashes(in[i]))
+            continue;
+        assert_int_equal(failure->span[k].first, i);
+        if (k + 1 < count)   /* the last span runs to `last` */
+            assert_int_equal(failure->span[k].last, i);
+        k++;
+    }
+    assert_int_equal(k, count);
+}
+
 static void test_crash_reported(void **state)
 {
     enum { N = 17 };
@@ -395,13 +485,19 @@ static void test_crash_reported(void **state)
     assert_memory_equal(out, ref, 8 * sizeof *out);
     assert_int_equal(run(p, f32, in + 12, out, 5, &failure), 0);
 
-    /* Failing inputs not next to each other: the span from first to last. */
+    /* Failing inputs not next to each other: two spans, from the first to
+     * the last failing input. */
     {
         ga_bits mixed[6] = { float_bits(1.0f), float_bits(2.5f), float_bits(0.0f),
                              float_bits(-2.5f), float_bits(2.0f), float_bits(3.0f) };
         assert_int_equal(run(p, f32, mixed, out, 6, &failure), -1);
         assert_int_equal(failure.first, 1);
         assert_int_equal(failure.last, 4);
+        assert_int_equal(failure.span_count, 2);
+        assert_int_equal(failure.span[0].first, 1);
+        assert_int_equal(failure.span[0].last, 1);
+        assert_int_equal(failure.span[1].first, 4);
+        assert_int_equal(failure.span[1].last, 4);
     }
     ga_plugin_close(p);
 
@@ -461,6 +557,7 @@ static void test_crash_random(void **state)
         assert_int_equal(run(p, f32, in, out, n, &failure), -1);
         assert_int_equal(failure.first, first);
         assert_int_equal(failure.last, last);
+        check_spans(&failure, in, first, last);
     }
     ga_plugin_close(p);
     assert_no_children();
@@ -498,6 +595,161 @@ static void test_hang_times_out(void **state)
     direct_f32("good.so", "good_gelu_f32", in, ref, 5);
     assert_memory_equal(out, ref, 5 * sizeof *out);
     ga_plugin_close(p);
+    assert_no_children();
+}
+
+/* ---- containment ---- */
+
+/* Stores past the end hit the guard page for every n, including a call that
+ * fills the worker's arrays; the report names the element. */
+static void test_guard_pages(void **state)
+{
+    static const size_t sizes[] = { 1, 2, 3, 1023, 1024, 4096 };
+    ga_bits *in = malloc(4096 * sizeof *in), *out = malloc(4096 * sizeof *out);
+    struct ga_plugin_options opt;
+    struct ga_run_failure failure;
+    struct ga_plugin *p;
+
+    (void)state;
+    need_plugins();
+    for (size_t i = 0; i < 4096; i++)
+        in[i] = float_bits(0.001f * (float)i);
+    ga_plugin_default_options(&opt);
+    opt.max_call = 1024;   /* 4096: several calls, the first one full */
+    p = open_plugin("overrun.so", "overrun_gelu_f32", f32, &opt);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        assert_int_equal(run(p, f32, in, out, n, &failure), -1);
+        assert_contains(failure.what, "killed by signal 11 (Segmentation fault) touching "
+                        "out[n + 0], past the end of its output array");
+        assert_int_equal(failure.first, 0);
+        assert_int_equal(failure.last, (n < opt.max_call ? n : opt.max_call) - 1);
+    }
+    ga_plugin_close(p);
+
+    /* A store past the end on some inputs only: narrowed like a crash, to
+     * the first and last input in [2, 3) (indices 8..11 of 0, 0.25, ..., 4). */
+    p = open_plugin("overrun.so", "overrun_some_gelu_f32", f32, NULL);
+    for (size_t i = 0; i < 17; i++)
+        in[i] = float_bits(0.25f * (float)i);
+    assert_int_equal(run(p, f32, in, out, 17, &failure), -1);
+    assert_contains(failure.what, "touching out[n + 0], past the end of its output array");
+    assert_null(strstr(failure.what, "one element too"));
+    assert_int_equal(failure.first, 8);
+    assert_int_equal(failure.last, 11);
+    ga_plugin_close(p);
+
+    /* A float32 kernel given bfloat16 arrays reads past in first: at in[n]
+     * (byte 2n) for an even n. */
+    p = open_plugin("good.so", "good_gelu_f32", bf16, NULL);
+    for (size_t i = 0; i < 4096; i++)
+        in[i] = 0x3f80;
+    assert_int_equal(run(p, bf16, in, out, 4096, &failure), -1);
+    assert_contains(failure.what, "touching in[n + 0], past the end of its input array");
+    ga_plugin_close(p);
+    assert_no_children();
+    free(in);
+    free(out);
+}
+
+/* The position plugin's last n % 4 outputs of a call are one ulp high: with
+ * batches of 4096 only the re-runs see it.  The input reported must really
+ * give two outputs, by direct calls. */
+static void test_position_check(void **state)
+{
+    enum { N = 4096 };
+    ga_bits *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+    ga_bits *whole = malloc(N * sizeof *whole), alone;
+    struct ga_plugin_options opt;
+    struct ga_run_failure failure;
+    struct ga_plugin *p;
+    struct test_rng rng = test_rng(0x90);
+
+    (void)state;
+    need_plugins();
+    for (size_t i = 0; i < N; i++)
+        in[i] = float_bits((float)test_rng_between(&rng, -4.0, 4.0));
+    p = open_plugin("position.so", "position_gelu_f32", f32, NULL);
+    assert_int_equal(run(p, f32, in, out, N, &failure), -1);
+    assert_contains(failure.what, "depends on its position in the batch");
+    assert_int_equal(failure.first, failure.last);
+    assert_true(failure.first < N);
+    direct_f32("position.so", "position_gelu_f32", in, whole, N);
+    direct_f32("position.so", "position_gelu_f32", &in[failure.first], &alone, 1);
+    assert_false(ga_same_encoding(f32, whole[failure.first], alone));
+    ga_plugin_close(p);
+
+    /* Without the check the batch passes: the check is what catches it. */
+    ga_plugin_default_options(&opt);
+    opt.check_position = false;
+    p = open_plugin("position.so", "position_gelu_f32", f32, &opt);
+    assert_int_equal(run(p, f32, in, out, N, &failure), 0);
+    assert_memory_equal(out, whole, N * sizeof *out);
+    ga_plugin_close(p);
+    assert_no_children();
+    free(in);
+    free(out);
+    free(whole);
+}
+
+/* Read a whole small file into text (NUL-terminated). */
+static void slurp(int fd, char *text, size_t size)
+{
+    ssize_t got = pread(fd, text, size - 1, 0);
+    assert_true(got >= 0);
+    text[got] = '\0';
+}
+
+/* What this process had buffered on stdout is written once, by us: a kernel
+ * that exits does not flush our buffer again, and a kernel's prints go to
+ * stderr. */
+static void test_stdio_contained(void **state)
+{
+    ga_bits in[3] = { float_bits(1.0f), float_bits(2.5f), float_bits(0.5f) }, out[3];
+    struct ga_run_failure failure;
+    struct ga_plugin *p;
+    char path_out[] = "/tmp/plugin_test_stdout_XXXXXX";
+    char path_err[] = "/tmp/plugin_test_stderr_XXXXXX";
+    char text[4096], errors[4096];
+    int fd_out, fd_err, saved_out, saved_err, rc_exit, rc_print;
+
+    (void)state;
+    need_plugins();
+    fd_out = mkstemp(path_out);
+    fd_err = mkstemp(path_err);
+    assert_true(fd_out >= 0 && fd_err >= 0);
+    fflush(stdout);
+    fflush(stderr);
+    saved_out = dup(STDOUT_FILENO);
+    saved_err = dup(STDERR_FILENO);
+    dup2(fd_out, STDOUT_FILENO);
+    dup2(fd_err, STDERR_FILENO);
+
+    fputs("buffered before the workers", stdout);   /* no newline: stays in the buffer */
+    p = open_plugin("exiting.so", "exiting_gelu_f32", f32, NULL);
+    rc_exit = run(p, f32, in, out, 3, &failure);
+    ga_plugin_close(p);
+    p = open_plugin("printing.so", "printing_gelu_f32", f32, NULL);
+    rc_print = run(p, f32, in, out, 3, &failure);
+    ga_plugin_close(p);
+
+    fflush(stdout);
+    fflush(stderr);
+    dup2(saved_out, STDOUT_FILENO);
+    dup2(saved_err, STDERR_FILENO);
+    close(saved_out);
+    close(saved_err);
+    slurp(fd_out, text, sizeof text);
+    slurp(fd_err, errors, sizeof errors);
+    close(fd_out);
+    close(fd_err);
+    unlink(path_out);
+    unlink(path_err);
+
+    assert_int_equal(rc_exit, -1);
+    assert_int_equal(rc_print, 0);
+    assert_string_equal(text, "buffered before the workers");
+    assert_contains(errors, "printing_gelu_f32: a call of ");
     assert_no_children();
 }
 
@@ -642,6 +894,10 @@ int main(void)
         cmocka_unit_test(test_crash_random),
         cmocka_unit_test(test_hang_times_out),
         cmocka_unit_test(test_two_threads),
+        cmocka_unit_test(test_parse_timeout),
+        cmocka_unit_test(test_guard_pages),
+        cmocka_unit_test(test_position_check),
+        cmocka_unit_test(test_stdio_contained),
     };
     return cmocka_run_group_tests_name("plugin", tests, setup, NULL);
 }

@@ -67,7 +67,8 @@ static struct ga_result demo(void)
     return r;
 }
 
-/* The same kernel against the tanh formula, which it failed on a batch. */
+/* The same kernel against the tanh formula, which it failed on two batches
+ * apart: two spans. */
 static struct ga_result demo_tanh_failed(void)
 {
     struct ga_result r = demo();
@@ -75,9 +76,9 @@ static struct ga_result demo_tanh_failed(void)
     r.failed = true;
     r.failed_batches = 2;
     r.failed_inputs = 7;
-    snprintf(r.failure.what, sizeof r.failure.what, "killed by signal 11 (crash)");
-    r.failure_first = 0xc000;
-    r.failure_last = 0x4000;
+    r.span_count = 2;
+    r.spans[0] = (struct ga_failure_span){ 0xc000, 0xc002, 1, "killed by signal 11 (crash)" };
+    r.spans[1] = (struct ga_failure_span){ 0x4000, 0x4000, 1, "timed out after 1 s" };
     r.region[GA_REGION_ALL].p99 = INFINITY;
     r.region[GA_REGION_ALL].has_zero_below = true;
     r.region[GA_REGION_ALL].zero_below = 0xc800;   /* -8 */
@@ -236,8 +237,13 @@ static void test_json(void **state)
     assert_non_null(strstr(json, "\"distance_histogram\": {\"0\": 9, \"1\": 1}"));
     assert_non_null(strstr(json, "\"failed\": false"));
     assert_non_null(strstr(json, "\"failure\": {\"what\": \"killed by signal 11 (crash)\", "
-                                 "\"first_input\": \"0xc000\", \"last_input\": \"0x4000\", "
-                                 "\"batches\": 2, \"inputs_not_measured\": 7}"));
+                                 "\"first_input\": \"0xc000\",\n    \"spans\": ["
+                                 "{\"what\": \"killed by signal 11 (crash)\", \"first_input\": "
+                                 "\"0xc000\", \"last_input\": \"0xc002\", \"batches\": 1},\n     "
+                                 "{\"what\": \"timed out after 1 s\", \"first_input\": \"0x4000\", "
+                                 "\"last_input\": \"0x4000\", \"batches\": 1}],\n    "
+                                 "\"unlisted_spans\": 0, \"batches\": 2, "
+                                 "\"inputs_not_measured\": 7, \"stopped_early\": false}"));
     /* an empty region: no maximum, no mean */
     assert_non_null(strstr(json, "\"far_left\": {\n     \"count\": 0, \"correctly_rounded\": 0, "
                                  "\"faithful\": 0,\n     \"max_ulp\": null, "
@@ -344,7 +350,10 @@ static void test_text(void **state)
     free(text);
     text = render(write_text_one, &failed, 1);
     assert_string_equal(text_line(text, "FAILED"), "FAILED     killed by signal 11 (crash) on "
-                        "inputs 0xc000..0x4000 (2 batches, 7 inputs not measured)");
+                        "inputs 0xc000..0xc002 (1 batch)");
+    assert_string_equal(text_line(text, "timed out"), "timed out after 1 s on inputs "
+                        "0x4000..0x4000 (1 batch)");
+    assert_string_equal(text_line(text, "2 failed"), "2 failed batches, 7 inputs not measured");
     assert_string_equal(text_line(text, "faithful "),
                         "faithful   nowhere around 0: an input +-0 is not faithful; every "
                         "output is 0 below x = -8");
@@ -404,16 +413,27 @@ static void test_result_from_measurement(void **state)
     assert_int_equal(r.region[GA_REGION_TINY].count, 0);
     assert_int_equal(r.region[GA_REGION_ALL].max_ulp.x, in[13]);
     assert_int_equal(r.region[GA_REGION_ALL].region, GA_REGION_ALL);
-    /* a recorded failure: domain indices 3 and 17 become their inputs */
+    /* recorded failures: domain indices become their inputs; records whose
+     * failing inputs run on (12 then 13) with the same failure merge */
     m.failed = true;
-    m.failure.first = 3;
-    m.failure_last = 17;
-    m.failed_batches = 1;
+    m.failure_count = 3;
+    m.failure_spans = 4;
+    m.failures[0] = (struct ga_failure_record){ 0, 3, 12, "killed by signal 11" };
+    m.failures[1] = (struct ga_failure_record){ 13, 13, 15, "killed by signal 11" };
+    m.failures[2] = (struct ga_failure_record){ 16, 18, 18, "killed by signal 11" };
+    m.failed_batches = 4;   /* one span more than kept */
     assert_int_equal(ga_result_from_measurement(&r, &m, &d, GA_ORACLE_MPFR, "mine"), 0);
     assert_true(r.failed);
-    assert_int_equal(r.failure_first, in[3]);
-    assert_int_equal(r.failure_last, in[17]);
-    assert_int_equal(r.failed_batches, 1);
+    assert_int_equal(r.span_count, 2);
+    assert_int_equal(r.spans[0].first, in[3]);
+    assert_int_equal(r.spans[0].last, in[15]);
+    assert_int_equal(r.spans[0].batches, 2);
+    assert_int_equal(r.spans[1].first, in[18]);
+    assert_int_equal(r.spans[1].last, in[18]);
+    assert_int_equal(r.spans[1].batches, 1);
+    assert_string_equal(r.spans[1].what, "killed by signal 11");
+    assert_int_equal(r.unlisted_spans, 1);
+    assert_int_equal(r.failed_batches, 4);
     /* a catalogue implementation names itself */
     m.impl = ga_catalogue_find("erf");
     m.failed = false;

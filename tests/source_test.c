@@ -105,7 +105,7 @@ static void test_source_sweeps_like_the_kernel(void **state)
     struct ga_measurement run = { .impl = erf_impl, .reference = GA_GELU };
 
     assert_int_equal(ga_domain_parse(&all, "all", bf16, err, sizeof err), 0);
-    struct ga_sweep_options so = { GA_ORACLE_FAST, 2, NULL, NULL };
+    struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST, .threads = 2 };
     assert_int_equal(ga_sweep_run(bf16, &all, &run, 1, &so, &undecided), GA_SWEEP_OK);
     ga_domain_from_source(&read, bf16, N, source_of(&in), "scrambled");
     for (int threads = 1; threads <= 2; threads++) {
@@ -134,7 +134,7 @@ static void test_read_failure_stops_the_sweep(void **state)
 {
     (void)state;
     const uint64_t where[] = { 0, 4095, 4096, 30000, N - 1 };
-    struct ga_sweep_options so = { GA_ORACLE_FAST, 2, NULL, NULL };
+    struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST, .threads = 2 };
     ga_bits undecided;
 
     for (size_t k = 0; k < sizeof where / sizeof *where; k++)

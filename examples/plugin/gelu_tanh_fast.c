@@ -30,8 +30,8 @@
 
 GELU_ACC_KERNEL_ABI_TAG;
 
-GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_f32 gelu_tanh_fast_f32;
-GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_bf16 gelu_tanh_fast_bf16;
+GELU_ACC_KERNEL_F32(gelu_tanh_fast_f32);
+GELU_ACC_KERNEL_BF16(gelu_tanh_fast_bf16);
 
 static const float A = -2.3022081981443249f;
 static const float B = -0.10294323958002349f;

@@ -7,24 +7,40 @@
  * batches of inputs (every encoding of the format, in an exhaustive sweep).
  *
  * Contract:
- * - in and out do not overlap; both hold n elements; n may be 0.
+ * - in and out do not overlap; both hold n elements; n may be 0.  The kernel
+ *   reads in[0..n) and writes out[0..n), nothing before or after: gelu-acc
+ *   places both arrays so that they end at an inaccessible guard page, so
+ *   in[n] or out[n] kills the call (reported as a kernel failure, with the
+ *   element touched).  The arrays are aligned to their element size only.
  * - float16 and bfloat16 values travel as their 16-bit encodings
  *   (IEEE binary16; bfloat16 = the top half of a float32), in host order.
  * - The kernel may be called concurrently from several threads and processes,
  *   on disjoint arrays.  It must keep no state between calls: the result for
- *   in[i] depends on in[i] alone, never on the batch around it.
+ *   in[i] depends on in[i] alone, never on the batch around it nor on i.
+ *   gelu-acc runs a sample of each batch again at other positions (31
+ *   inputs reversed after the batch, in the same call; the last input alone
+ *   in a call of one, for one batch in 16) and fails the measurement when
+ *   an output changes.
  * - It must not retain the pointers after returning.
  * - gelu-acc calls it in a separate worker process, so a crash (signal) or a
  *   hang is reported with the input range that caused it instead of ending the
- *   run.  That process is a fork of gelu-acc: no exec, stdout and stderr are
- *   shared, and the kernel should not start threads of its own.
+ *   run.  That process is a fork of gelu-acc (no exec) whose stdout is its
+ *   stderr: what the kernel prints shows on stderr, unbuffered, and never
+ *   reaches gelu-acc's reports.  exit() ends the call as a failure, at once,
+ *   without flushing or running atexit handlers.  The kernel should not
+ *   start threads of its own.
  *
- * Declare each kernel with its type, so that the compiler checks the
- * signature, and give it C linkage and default visibility:
+ * Declare each kernel with its format: GELU_ACC_KERNEL_F32(symbol) (and
+ * _F16, _BF16) declares the function with its type, C linkage and default
+ * visibility, so that the compiler checks the signature, and exports a
+ * companion string that tells gelu-acc the format, so that a kernel loaded
+ * for another format is refused instead of measured (it would read and write
+ * past its arrays).  A kernel declared without it still loads, with a
+ * warning that its format cannot be checked.
  *
  *     #include <gelu-acc/kernel.h>
  *     GELU_ACC_KERNEL_ABI_TAG;
- *     GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_f32 my_gelu;
+ *     GELU_ACC_KERNEL_F32(my_gelu);
  *     void my_gelu(const float *in, float *out, size_t n) { ... }
  *
  * Build: cc -O3 -shared -fPIC -o libmy.so my.c -lm
@@ -79,5 +95,24 @@ typedef void gelu_acc_kernel_bf16(const uint16_t *in, uint16_t *out, size_t n);
 
 /* The name of that tag, for loaders. */
 #define GELU_ACC_KERNEL_ABI_SYMBOL "gelu_acc_kernel_abi_version"
+
+/* Typed declarations: GELU_ACC_KERNEL_F32(symbol); at file scope, before
+ * the definition.  The companion is the string "float32" (or "float16",
+ * "bfloat16") named GELU_ACC_KERNEL_FORMAT_PREFIX followed by the symbol. */
+#define GELU_ACC_KERNEL_FORMAT_PREFIX "gelu_acc_kernel_format_"
+#define GELU_ACC_KERNEL_FORMAT_SIZE 16
+
+#define GELU_ACC_KERNEL_DECLARE_(symbol, type, format)                         \
+    GELU_ACC_EXTERN_C GELU_ACC_EXPORT type symbol;                               \
+    GELU_ACC_EXTERN_C GELU_ACC_EXPORT                                            \
+    const char gelu_acc_kernel_format_##symbol[GELU_ACC_KERNEL_FORMAT_SIZE];     \
+    const char gelu_acc_kernel_format_##symbol[GELU_ACC_KERNEL_FORMAT_SIZE] = format
+
+#define GELU_ACC_KERNEL_F32(symbol) \
+    GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_f32, "float32")
+#define GELU_ACC_KERNEL_F16(symbol) \
+    GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_f16, "float16")
+#define GELU_ACC_KERNEL_BF16(symbol) \
+    GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_bf16, "bfloat16")
 
 #endif

@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "io/text_line.h"
+#include "isolation/plugin.h"
 #include "report/number_text.h"
 #include "sweep/domain.h"
+#include "sweep/sweep.h"
 
 double ga_round_up_4(double x)
 {
@@ -132,6 +134,17 @@ static int parse_setting(struct ga_baseline_entry *e, const char *key, char *val
         snprintf(e->inputs, sizeof e->inputs, "%s", value);
     else if (strcmp(key, "domain") == 0)
         snprintf(e->domain, sizeof e->domain, "%s", value);
+    else if (strcmp(key, "timeout") == 0) {
+        if (ga_plugin_parse_timeout(value, &e->timeout_s) != 0) {
+            snprintf(why, whylen, "timeout '%s' is not a positive number of seconds", value);
+            return -1;
+        }
+    } else if (strcmp(key, "max_failures") == 0) {
+        if (ga_sweep_parse_max_failures(value, &e->max_failures) != 0) {
+            snprintf(why, whylen, "max_failures '%s' is not a positive count", value);
+            return -1;
+        }
+    }
     else if (strcmp(key, "format") == 0) {
         if (!(e->format = ga_format_by_name(value))) {
             snprintf(why, whylen, "unknown format '%s' (known: %s)", value, ga_format_names());
@@ -289,12 +302,18 @@ static void write_bounds(FILE *out, const struct ga_format *f, const char *prefi
 int ga_baseline_write_entry(FILE *out, const struct ga_baseline_entry *e,
                             const struct ga_summary summary[GA_REGION_COUNT + 1])
 {
+    char seconds[32];
+
     fprintf(out, "[%s]\nkernel = %s\n", e->name, e->kernel);
     if (e->inputs[0])
         fprintf(out, "inputs = %s\n", e->inputs);
     fprintf(out, "format = %s\nreference = %s\n", e->format->name, ga_function_name(e->reference));
     if (strncmp(e->kernel, "outputs:", 8) != 0)
         fprintf(out, "domain = %s\n", e->domain);
+    if (e->timeout_s > 0)
+        fprintf(out, "timeout = %s\n", ga_plugin_timeout_text(e->timeout_s, seconds));
+    if (e->max_failures > 0)
+        fprintf(out, "max_failures = %llu\n", (unsigned long long)e->max_failures);
     write_bounds(out, e->format, "", &summary[GA_REGION_ALL], true);
     for (int r = 0; r < GA_REGION_COUNT; r++) {
         char prefix[32];

@@ -11,6 +11,8 @@
  *   format = float32
  *   reference = gelu                (or gelu_tanh)
  *   domain = all                    (catalogue and plugin kernels)
+ *   timeout = 10                    plugins: seconds per kernel call
+ *   max_failures = 5                plugins: stop at the 5th failed batch
  *   max_ulp = 2.5                   bounds over all inputs ...
  *   correctly_rounded = 1048000
  *   flushed_to_zero = 0
@@ -53,6 +55,8 @@ struct ga_baseline_entry {
     const struct ga_format *format;
     enum ga_function reference;
     char domain[256];
+    double timeout_s;              /* 0: not given */
+    uint64_t max_failures;         /* 0: not given */
     struct ga_bounds region[GA_REGION_COUNT + 1];  /* [GA_REGION_ALL]: all inputs */
     int line;                      /* of the section header */
 };

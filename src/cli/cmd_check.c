@@ -13,21 +13,31 @@
 
 static const char help[] =
     "usage: gelu-acc check --baseline FILE [--update-baseline] [--oracle fast|mpfr]\n"
-    "                      [--threads N]\n"
+    "                      [--threads N] [--timeout SECONDS] [--max-failures K]\n"
     "\n"
     "Measures every kernel the baseline lists (catalogue names, plugins\n"
     "'plugin:lib.so:symbol', outputs files 'outputs:FILE' with 'inputs = FILE')\n"
     "and compares with the recorded bounds (format: README, \"Baselines\").\n"
     "Prints each exceeded bound with the kernel, the metric, the old and new\n"
     "values and the worst input.  --update-baseline rewrites FILE with the\n"
-    "measured values instead.\n"
+    "measured values instead.  --timeout (per kernel call, default 10 s) and\n"
+    "--max-failures (stop a kernel at its Kth failed batch) apply to every plugin\n"
+    "kernel, over the file's 'timeout' and 'max_failures' keys.\n"
     "Exit status: 0 every bound holds, 1 a bound was exceeded or a kernel failed,\n"
     "2 usage or input error.\n";
 
+/* Plugin settings from the command line; 0: the entry's, or the default. */
+struct overrides {
+    double timeout_s;
+    uint64_t max_failures;
+};
+
 /* Measure one entry into r.  Returns a GA_EXIT_* status. */
 static int measure(const char *baseline_dir, const struct ga_baseline_entry *e,
-                   const struct ga_sweep_options *so, struct ga_result *r)
+                   const struct ga_sweep_options *options, const struct overrides *cli,
+                   struct ga_result *r)
 {
+    struct ga_sweep_options so = *options;
     struct ga_plugin_options po;
     struct ga_kernel_request rq = {
         .spec = e->kernel, .format = e->format, .reference = e->reference,
@@ -40,13 +50,37 @@ static int measure(const char *baseline_dir, const struct ga_baseline_entry *e,
 
     ga_plugin_default_options(&po);
     po.name = e->name;
+    if (cli->timeout_s > 0 || e->timeout_s > 0)
+        po.timeout_s = cli->timeout_s > 0 ? cli->timeout_s : e->timeout_s;
+    so.max_failures = cli->max_failures > 0 ? cli->max_failures : e->max_failures;
     if (ga_kernel_open(&k, &rq, &io) != GA_IO_OK) {
         ga_cli_error("check: [%s]: %s", e->name, io.message);
         return GA_EXIT_USAGE;
     }
-    status = ga_cli_measure("check", e->format, &k.domain, &k.measurement, so, e->name, r);
+    ga_cli_warn_undeclared("check", &k, e->format);
+    status = ga_cli_measure("check", e->format, &k.domain, &k.measurement, &so, e->name, r);
     ga_kernel_close(&k);
     return status;
+}
+
+/* One line per span of failing inputs, in domain order, then the cost. */
+static void print_failure(const struct ga_baseline_entry *e, const struct ga_result *r)
+{
+    for (size_t k = 0; k < r->span_count; k++) {
+        char lo[16], hi[16];
+        ga_format_bits(e->format, r->spans[k].first, lo);
+        ga_format_bits(e->format, r->spans[k].last, hi);
+        printf("FAIL %s: the kernel %s on inputs %s..%s (%llu batch%s)\n", e->name,
+               r->spans[k].what, lo, hi, (unsigned long long)r->spans[k].batches,
+               r->spans[k].batches == 1 ? "" : "es");
+    }
+    if (r->unlisted_spans)
+        printf("FAIL %s: and %llu more failing spans after these\n", e->name,
+               (unsigned long long)r->unlisted_spans);
+    printf("FAIL %s: %llu failed batch%s, %llu inputs not measured%s\n", e->name,
+           (unsigned long long)r->failed_batches, r->failed_batches == 1 ? "" : "es",
+           (unsigned long long)(r->failed_inputs + r->skipped_inputs),
+           r->skipped_inputs ? " (stopped at the max_failures-th failed batch)" : "");
 }
 
 struct rewrite {
@@ -74,12 +108,15 @@ int ga_cmd_check(int argc, char **argv)
         { "update-baseline", no_argument, NULL, 'u' },
         { "oracle", required_argument, NULL, 'O' },
         { "threads", required_argument, NULL, 't' },
+        { "timeout", required_argument, NULL, 'T' },
+        { "max-failures", required_argument, NULL, 'm' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *path = NULL, *baseline_dir;
     char *dir_copy;
-    struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
+    struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST };
+    struct overrides cli = { 0, 0 };
     struct ga_baseline b;
     struct ga_result *results;
     bool update = false;
@@ -98,6 +135,19 @@ int ga_cmd_check(int argc, char **argv)
         case 't':
             if (ga_cli_threads("check", optarg, &so.threads) != 0)
                 return GA_EXIT_USAGE;
+            break;
+        case 'T':
+            if (ga_plugin_parse_timeout(optarg, &cli.timeout_s) != 0) {
+                ga_cli_error("check: --timeout takes a positive number of seconds, not '%s'",
+                             optarg);
+                return GA_EXIT_USAGE;
+            }
+            break;
+        case 'm':
+            if (ga_sweep_parse_max_failures(optarg, &cli.max_failures) != 0) {
+                ga_cli_error("check: --max-failures takes a positive count, not '%s'", optarg);
+                return GA_EXIT_USAGE;
+            }
             break;
         case 'h': fputs(help, stdout); return GA_EXIT_OK;
         default:
@@ -126,7 +176,7 @@ int ga_cmd_check(int argc, char **argv)
     baseline_dir = dirname(dir_copy);
     for (size_t i = 0; i < b.count && status != GA_EXIT_USAGE; i++) {
         const struct ga_baseline_entry *e = &b.entries[i];
-        int s = measure(baseline_dir, e, &so, &results[i]);
+        int s = measure(baseline_dir, e, &so, &cli, &results[i]);
         int n;
 
         if (s != GA_EXIT_OK) {
@@ -134,13 +184,7 @@ int ga_cmd_check(int argc, char **argv)
             continue;
         }
         if (results[i].failed) {
-            char lo[16], hi[16];
-            ga_format_bits(e->format, results[i].failure_first, lo);
-            ga_format_bits(e->format, results[i].failure_last, hi);
-            printf("FAIL %s: the kernel %s on inputs %s..%s (%llu batches, %llu inputs not "
-                   "measured)\n", e->name, results[i].failure.what, lo, hi,
-                   (unsigned long long)results[i].failed_batches,
-                   (unsigned long long)results[i].failed_inputs);
+            print_failure(e, &results[i]);
             exceeded++;
             continue;
         }

@@ -37,7 +37,7 @@ int ga_cmd_grade(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     const char *format_name = NULL, *in_path = NULL, *out_path = NULL, *name = NULL;
-    struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
+    struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST };
     struct ga_measurement m = { 0 };
     struct ga_result *result = NULL;
     struct ga_io_error io;

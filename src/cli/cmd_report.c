@@ -230,7 +230,7 @@ int ga_cmd_report(int argc, char **argv)
     };
     const char *dir = NULL, *formats = "bfloat16,float16,float32", *f32_domain = "stride:4096",
                *real_f32_domain = NULL;
-    struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
+    struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST };
     struct ga_io_error io;
     struct ga_report_marker measured;
     bool force = false;

@@ -11,6 +11,7 @@ static const char help[] =
     "usage: gelu-acc sweep (--impl NAME | --kernel LIB.so:SYMBOL) --format FORMAT\n"
     "                      [--reference gelu|gelu_tanh] [--domain D] [--json | --csv]\n"
     "                      [--oracle fast|mpfr] [--threads N] [--timeout SECONDS]\n"
+    "                      [--max-failures K]\n"
     "\n"
     "Measures an implementation of the catalogue ('gelu-acc list'), or a kernel\n"
     "of the C ABI in <gelu-acc/kernel.h> from a shared library, against the\n"
@@ -21,8 +22,10 @@ static const char help[] =
     "  stride:K[:OFF]   every Kth encoding (float32 default: stride:4096)\n"
     "  file:PATH        encodings listed in a file, one hexadecimal encoding per line\n"
     "Prints a readable summary, or JSON / CSV (schemas in the README).\n"
-    "A plugin kernel runs in worker processes: a crash or a hang (--timeout per\n"
-    "batch, default 10 s) is reported with the inputs where it happened.\n"
+    "A plugin kernel runs in worker processes: a crash, a hang (--timeout per\n"
+    "batch, default 10 s), an access past its arrays or an output that depends\n"
+    "on its position in the batch is reported with the inputs where it happened.\n"
+    "--max-failures K stops at the Kth failed batch in domain order.\n"
     "Exit status: 0 measured, 1 the kernel failed, 2 usage or input error.\n";
 
 int ga_cmd_sweep(int argc, char **argv)
@@ -31,6 +34,7 @@ int ga_cmd_sweep(int argc, char **argv)
         { "impl", required_argument, NULL, 'i' },
         { "kernel", required_argument, NULL, 'k' },
         { "timeout", required_argument, NULL, 'T' },
+        { "max-failures", required_argument, NULL, 'm' },
         { "format", required_argument, NULL, 'f' },
         { "reference", required_argument, NULL, 'r' },
         { "domain", required_argument, NULL, 'd' },
@@ -46,7 +50,7 @@ int ga_cmd_sweep(int argc, char **argv)
     struct ga_kernel_request rq = { .reference = GA_GELU };
     struct ga_kernel k;
     struct ga_io_error io;
-    struct ga_sweep_options so = { GA_ORACLE_FAST, 0, NULL, NULL };
+    struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST };
     enum ga_cli_form form = GA_CLI_TEXT;
     const struct ga_format *f;
     struct ga_result *result;
@@ -60,9 +64,14 @@ int ga_cmd_sweep(int argc, char **argv)
         case 'i': impl_name = optarg; break;
         case 'k': kernel = optarg; break;
         case 'T':
-            po.timeout_s = atof(optarg);
-            if (!(po.timeout_s > 0)) {
+            if (ga_plugin_parse_timeout(optarg, &po.timeout_s) != 0) {
                 ga_cli_error("sweep: --timeout takes a positive number of seconds, not '%s'", optarg);
+                return GA_EXIT_USAGE;
+            }
+            break;
+        case 'm':
+            if (ga_sweep_parse_max_failures(optarg, &so.max_failures) != 0) {
+                ga_cli_error("sweep: --max-failures takes a positive count, not '%s'", optarg);
                 return GA_EXIT_USAGE;
             }
             break;
@@ -123,6 +132,7 @@ int ga_cmd_sweep(int argc, char **argv)
     }
     free(plugin_spec);
     impl_name = k.measurement.impl->name;
+    ga_cli_warn_undeclared("sweep", &k, f);
 
     if (!(result = malloc(sizeof *result))) {
         status = GA_EXIT_INTERNAL;
@@ -130,7 +140,7 @@ int ga_cmd_sweep(int argc, char **argv)
                                         result)) == GA_EXIT_OK) {
         status = ga_cli_print_result(result, form);
         if (status == GA_EXIT_OK && result->failed) {
-            ga_cli_error("sweep: %s failed: %s", impl_name, result->failure.what);
+            ga_cli_error("sweep: %s failed: %s", impl_name, result->spans[0].what);
             status = GA_EXIT_REGRESSION;
         }
     }

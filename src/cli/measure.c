@@ -18,6 +18,15 @@ int ga_cli_threads(const char *cmd, const char *arg, int *threads)
     return 0;
 }
 
+void ga_cli_warn_undeclared(const char *cmd, const struct ga_kernel *k,
+                            const struct ga_format *f)
+{
+    if (k->plugin && !ga_plugin_format_declared(k->plugin))
+        ga_cli_error("%s: warning: %s: the library does not declare the kernel's format "
+                     "(GELU_ACC_KERNEL_F32 and kin, <gelu-acc/kernel.h>): it cannot be checked "
+                     "to be a %s kernel", cmd, k->measurement.impl->name, f->name);
+}
+
 /* The message of the source that failed: the domain's or an output's. */
 static const char *read_error(const struct ga_domain *d, const struct ga_measurement *m,
                               size_t n)

@@ -3,11 +3,17 @@
 
 #include "cli/cli.h"
 #include "report/result.h"
+#include "sweep/kernel_spec.h"
 
 enum ga_cli_form { GA_CLI_TEXT, GA_CLI_JSON, GA_CLI_CSV };
 
 /* --threads N: 0 and a message on success/failure as -1. */
 int ga_cli_threads(const char *cmd, const char *arg, int *threads);
+
+/* The warning for a plugin kernel whose library does not declare its
+ * format (nothing for other kernels). */
+void ga_cli_warn_undeclared(const char *cmd, const struct ga_kernel *k,
+                            const struct ga_format *f);
 
 /* Run ga_sweep_run with a progress line; failures become messages.
  * Returns a GA_EXIT_* status. */

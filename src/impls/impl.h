@@ -12,10 +12,17 @@
 
 #define GA_FORMAT_BIT(id) (1u << (id))
 
-/* Why a batch failed (a plugin that crashed or hung): the input range
- * [first, last] of the batch where it happened, and what happened. */
+/* Spans of failing inputs a failed batch reports at most. */
+#define GA_RUN_SPANS 8
+
+/* Why a batch failed (a plugin that crashed or hung): what happened, and
+ * where, as indices into the batch: [first, last] from the first failing
+ * input to the last, and within it span_count runs of failing inputs in
+ * order (0: the one span [first, last]). */
 struct ga_run_failure {
     size_t first, last;
+    size_t span_count;
+    struct { size_t first, last; } span[GA_RUN_SPANS];
     char what[160];
 };
 

@@ -3,6 +3,8 @@
 #include "isolation/plugin.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@ struct ga_plugin {
     struct ga_plugin_options opt;
     void *handle;
     ga_any_kernel *kernel;
+    bool format_declared;
     char *spec, *models;
     pthread_mutex_t lock;     /* guards idle */
     struct ga_worker *idle;   /* workers between calls */
@@ -34,7 +37,40 @@ void ga_plugin_default_options(struct ga_plugin_options *opt)
         .narrow_timeout_s = 1.0,
         .max_call = 65536,     /* 512 KiB of float32 arrays per worker */
         .narrow = true,
+        .check_position = true,
     };
+}
+
+int ga_plugin_parse_timeout(const char *text, double *seconds)
+{
+    const char *c = text;
+    char *end;
+    double v;
+
+    while (*c >= '0' && *c <= '9')
+        c++;
+    if (c == text || (*c == '.' && !(c[1] >= '0' && c[1] <= '9')))
+        return -1;
+    if (*c == '.')
+        for (c++; *c >= '0' && *c <= '9'; c++)
+            continue;
+    if (*c != '\0')
+        return -1;
+    v = strtod(text, &end);
+    if (*end != '\0' || !(v > 0) || !isfinite(v))
+        return -1;
+    *seconds = v;
+    return 0;
+}
+
+const char *ga_plugin_timeout_text(double seconds, char buf[32])
+{
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, 32, "%.*g", digits, seconds);
+        if (strtod(buf, NULL) == seconds)
+            break;
+    }
+    return buf;
 }
 
 enum ga_io_status ga_plugin_parse_spec(const char *spec, char **path, char **symbol,
@@ -67,6 +103,10 @@ enum ga_io_status ga_plugin_parse_spec(const char *spec, char **path, char **sym
     return ga_io_ok(err);
 }
 
+/* The position check (check_position) appends this many inputs of the
+ * batch to its last kernel call: the worker arrays have room for them. */
+enum { POSITION_SAMPLE = 31, POSITION_TAIL = 8 };
+
 /* Workers per caller: take one from the pool or start one. */
 static struct ga_worker *take_worker(struct ga_plugin *p, char *why, size_t why_size)
 {
@@ -79,8 +119,8 @@ static struct ga_worker *take_worker(struct ga_plugin *p, char *why, size_t why_
     pthread_mutex_unlock(&p->lock);
     if (w != NULL)
         return w;
-    return ga_worker_start(p->kernel, (size_t)p->format->bits / 8, p->opt.max_call,
-                           why, why_size);
+    return ga_worker_start(p->kernel, (size_t)p->format->bits / 8,
+                           p->opt.max_call + POSITION_SAMPLE, why, why_size);
 }
 
 static void give_worker(struct ga_plugin *p, struct ga_worker *w)
@@ -93,27 +133,28 @@ static void give_worker(struct ga_plugin *p, struct ga_worker *w)
     pthread_mutex_unlock(&p->lock);
 }
 
-/* Encodings into the worker's input array, in the kernel's element type;
- * float32 encodings are the float's bits. */
-static void put_inputs(const struct ga_plugin *p, struct ga_worker *w, const ga_bits *in,
-                       size_t count)
+/* Encodings into elements [at, at + count) of the worker's input array for
+ * a call of `total` elements, in the kernel's element type; float32
+ * encodings are the float's bits. */
+static void put_inputs(const struct ga_plugin *p, struct ga_worker *w, size_t total, size_t at,
+                       const ga_bits *in, size_t count)
 {
     if (p->format->bits == 32) {
-        memcpy(w->in, in, count * sizeof *in);
+        memcpy((uint32_t *)ga_worker_in(w, total) + at, in, count * sizeof *in);
     } else {
-        uint16_t *dst = w->in;
+        uint16_t *dst = (uint16_t *)ga_worker_in(w, total) + at;
         for (size_t i = 0; i < count; i++)
             dst[i] = (uint16_t)in[i];
     }
 }
 
-static void get_outputs(const struct ga_plugin *p, const struct ga_worker *w, ga_bits *out,
-                        size_t count)
+static void get_outputs(const struct ga_plugin *p, const struct ga_worker *w, size_t total,
+                        size_t at, ga_bits *out, size_t count)
 {
     if (p->format->bits == 32) {
-        memcpy(out, w->out, count * sizeof *out);
+        memcpy(out, (const uint32_t *)ga_worker_out(w, total) + at, count * sizeof *out);
     } else {
-        const uint16_t *src = w->out;
+        const uint16_t *src = (const uint16_t *)ga_worker_out(w, total) + at;
         for (size_t i = 0; i < count; i++)
             out[i] = src[i];
     }
@@ -137,7 +178,7 @@ static enum ga_probe_result probe(void *arg, size_t first, size_t count)
         c->w = take_worker(c->p, what, sizeof what);
     if (c->w == NULL)
         return GA_PROBE_ERROR;
-    put_inputs(c->p, c->w, c->in + first, count);
+    put_inputs(c->p, c->w, count, 0, c->in + first, count);
     switch (ga_worker_call(c->w, count, c->timeout_s, what, sizeof what)) {
     case GA_WORKER_OK:
         return GA_PROBE_PASS;
@@ -152,19 +193,113 @@ static enum ga_probe_result probe(void *arg, size_t first, size_t count)
     }
 }
 
+/* Probes of [base, base + count) of another probe_ctx's inputs. */
+struct sub_ctx {
+    struct probe_ctx *c;
+    size_t base;
+};
+
+static enum ga_probe_result probe_sub(void *arg, size_t first, size_t count)
+{
+    struct sub_ctx *s = arg;
+    return probe(s->c, s->base + first, count);
+}
+
+/* Input f fails on its own: the last input of its run, by probing single
+ * inputs at f + 1, f + 2, f + 4, ... (at most l, which fails) and then
+ * bisecting between the last that failed and the first that passed.
+ * Failing inputs are assumed to come in runs: a gap between two probes is
+ * not seen.  false when a probe errs. */
+static bool run_end(struct probe_ctx *c, size_t f, size_t l, size_t *end)
+{
+    size_t fail = f, step = 1, pass;
+
+    for (;;) {
+        size_t x = l - fail < step ? l : fail + step;
+        enum ga_probe_result r;
+
+        if (x == fail) {
+            *end = fail;
+            return true;
+        }
+        r = probe(c, x, 1);
+        if (r == GA_PROBE_ERROR)
+            return false;
+        if (r == GA_PROBE_PASS) {
+            pass = x;
+            break;
+        }
+        fail = x;
+        step *= 2;
+    }
+    while (pass - fail > 1) {
+        size_t mid = fail + (pass - fail) / 2;
+        enum ga_probe_result r = probe(c, mid, 1);
+        if (r == GA_PROBE_ERROR)
+            return false;
+        if (r == GA_PROBE_FAIL)
+            fail = mid;
+        else
+            pass = mid;
+    }
+    *end = fail;
+    return true;
+}
+
+/* The runs of failing inputs in [f, l] (both fail on their own), each run's
+ * end by run_end, the next run's start by bisection (exact: it probes
+ * ranges).  The last span allowed, or a probe that errs, takes what is
+ * left up to l. */
+static void find_spans(struct probe_ctx *c, size_t f, size_t l, struct ga_run_failure *failure)
+{
+    size_t k = 0;
+
+    for (;;) {
+        struct sub_ctx rest;
+        size_t end = l, next;
+
+        if (k + 1 < GA_RUN_SPANS && !run_end(c, f, l, &end))
+            end = l;
+        failure->span[k].first = f;
+        failure->span[k].last = end;
+        k++;
+        if (end == l)
+            break;
+        rest = (struct sub_ctx){ c, end + 1 };
+        if (!ga_bisect_first(probe_sub, &rest, l + 1 - rest.base, &next)) {
+            failure->span[k - 1].last = l;
+            break;
+        }
+        f = rest.base + next;
+    }
+    failure->span_count = k;
+}
+
 /* The call on in[0..n) failed with result r: fill failure's range. */
 static void narrow(struct ga_plugin *p, const ga_bits *in, size_t n, enum ga_worker_result r,
                    struct ga_run_failure *failure)
 {
+    /* A probe runs part of the call: it gets no longer than the call did. */
     struct probe_ctx c = { .p = p, .in = in, .w = NULL,
-                           .timeout_s = r == GA_WORKER_TIMEOUT ? p->opt.narrow_timeout_s
+                           .timeout_s = r == GA_WORKER_TIMEOUT ? fmin(p->opt.narrow_timeout_s,
+                                                                      p->opt.timeout_s)
                                                                : p->opt.timeout_s };
     size_t first, last;
 
     failure->first = 0;
     failure->last = n - 1;
+    failure->span_count = 0;
     if (!p->opt.narrow || r == GA_WORKER_ERROR)
         return;
+    /* A store past the end rarely depends on the inputs: when a call of
+     * one element does it too, bisection would only find it everywhere. */
+    if (r == GA_WORKER_OUT_OF_BOUNDS && probe(&c, 0, 1) != GA_PROBE_PASS) {
+        size_t used = strlen(failure->what);
+        snprintf(failure->what + used, sizeof failure->what - used,
+                 " (in a call of one element too)");
+        give_worker(p, c.w);
+        return;
+    }
     if (!ga_bisect_first(probe, &c, n, &first)) {
         size_t used = strlen(failure->what);
         snprintf(failure->what + used, sizeof failure->what - used,
@@ -172,12 +307,90 @@ static void narrow(struct ga_plugin *p, const ga_bits *in, size_t n, enum ga_wor
     } else {
         last = first;
         /* Hangs: each probe may cost a timeout; the first one is enough. */
-        if (r == GA_WORKER_DIED && !ga_bisect_last(probe, &c, first, n, &last))
+        if (r != GA_WORKER_TIMEOUT && !ga_bisect_last(probe, &c, first, n, &last))
             last = n - 1;
         failure->first = first;
         failure->last = last;
+        if (r != GA_WORKER_TIMEOUT)
+            find_spans(&c, first, last, failure);
     }
     give_worker(p, c.w);
+}
+
+/* The contract says out[i] depends on in[i] alone.  A sample of the batch
+ * is run again elsewhere, at no extra round trip: reversed, after the
+ * batch's own inputs in its last kernel call (so the last inputs of a call,
+ * where vector code has its scalar epilogue, come first, and the sample
+ * ends the call unaligned); and, for one batch in 16 (chosen by its first
+ * input), the last input alone in a call of its own.  Every output must be
+ * the same encoding.  The sample depends on n and the inputs alone, so the
+ * check is the same for any thread count. */
+struct position_sample {
+    size_t index[POSITION_SAMPLE];      /* into the batch, increasing */
+    size_t count;
+    ga_bits x[POSITION_SAMPLE], y[POSITION_SAMPLE];   /* reversed */
+};
+
+static void position_sample(struct position_sample *ps, const ga_bits *in, size_t n)
+{
+    size_t spread = n > POSITION_TAIL ? n - POSITION_TAIL : 0;
+    size_t spaced = POSITION_SAMPLE - POSITION_TAIL;
+
+    ps->count = 0;
+    /* Evenly spaced over the body, then the last POSITION_TAIL inputs. */
+    for (size_t k = 0; k < spaced && k < spread; k++)
+        ps->index[ps->count++] = spread <= spaced ? k : k * spread / spaced;
+    for (size_t i = spread; i < n; i++)
+        ps->index[ps->count++] = i;
+    for (size_t k = 0; k < ps->count; k++)
+        ps->x[k] = in[ps->index[ps->count - 1 - k]];
+}
+
+/* y[k] answered x[k] at position `at + k` of a call of `total`: compare
+ * with the batch's output.  0, or -1 with failure filled in. */
+static int compare_sample(const struct ga_plugin *p, const struct position_sample *ps,
+                          const ga_bits *in, const ga_bits *out, size_t n, size_t m,
+                          size_t at, size_t total, struct ga_run_failure *failure)
+{
+    for (size_t k = 0; k < m; k++) {
+        size_t i = ps->index[ps->count - 1 - k], call = i / p->opt.max_call * p->opt.max_call;
+        size_t call_n = n - call < p->opt.max_call ? n - call : p->opt.max_call;
+        char hx[16], ha[16], hb[16];
+
+        if (ga_same_encoding(p->format, out[i], ps->y[k]))
+            continue;
+        ga_format_bits(p->format, in[i], hx);
+        ga_format_bits(p->format, out[i], ha);
+        ga_format_bits(p->format, ps->y[k], hb);
+        /* Used return value: truncation is harmless, and GCC then lets it be. */
+        if (snprintf(failure->what, sizeof failure->what, "broke the contract: its output "
+                     "for input %s depends on its position in the batch: %s at %zu of %zu, "
+                     "%s at %zu of %zu", hx, ha, i - call, call_n + (call + call_n == n
+                     && p->opt.check_position ? ps->count : 0), hb, at + k, total) < 0)
+            failure->what[0] = '\0';
+        failure->first = failure->last = i;
+        return -1;
+    }
+    return 0;
+}
+
+/* For one batch in 16: the last input alone.  0, or -1 with failure. */
+static int check_alone(struct ga_plugin *p, struct ga_worker **w, struct position_sample *ps,
+                       const ga_bits *in, const ga_bits *out, size_t n,
+                       struct ga_run_failure *failure)
+{
+    if (ps->count < 2 || (uint32_t)(in[0] * 0x9e3779b9u) >> 28 != 0)
+        return 0;
+    put_inputs(p, *w, 1, 0, ps->x, 1);
+    if (ga_worker_call(*w, 1, p->opt.timeout_s, failure->what, sizeof failure->what)
+        != GA_WORKER_OK) {
+        ga_worker_stop(*w);
+        *w = NULL;
+        failure->first = failure->last = n - 1;
+        return -1;
+    }
+    get_outputs(p, *w, 1, 0, ps->y, 1);
+    return compare_sample(p, ps, in, out, n, 1, 0, 1, failure);
 }
 
 static int plugin_run(const struct ga_impl *impl, const struct ga_format *f,
@@ -185,8 +398,10 @@ static int plugin_run(const struct ga_impl *impl, const struct ga_format *f,
                       struct ga_run_failure *failure)
 {
     struct ga_plugin *p = (struct ga_plugin *)impl->data;
+    struct position_sample ps = { .count = 0 };
     struct ga_worker *w;
 
+    failure->span_count = 0;
     if (n == 0)
         return 0;
     if (f != p->format) {
@@ -205,24 +420,85 @@ static int plugin_run(const struct ga_impl *impl, const struct ga_format *f,
         failure->last = n - 1;
         return -1;
     }
+    if (p->opt.check_position)
+        position_sample(&ps, in, n);
     for (size_t start = 0; start < n;) {
         size_t m = n - start < p->opt.max_call ? n - start : p->opt.max_call;
+        size_t extra = start + m == n ? ps.count : 0;   /* the sample ends the last call */
         enum ga_worker_result r;
 
-        put_inputs(p, w, in + start, m);
-        r = ga_worker_call(w, m, p->opt.timeout_s, failure->what, sizeof failure->what);
+        put_inputs(p, w, m + extra, 0, in + start, m);
+        put_inputs(p, w, m + extra, m, ps.x, extra);
+        r = ga_worker_call(w, m + extra, p->opt.timeout_s, failure->what, sizeof failure->what);
         if (r != GA_WORKER_OK) {
             ga_worker_stop(w);
             narrow(p, in + start, m, r, failure);
             failure->first += start;
             failure->last += start;
+            for (size_t k = 0; k < failure->span_count; k++) {
+                failure->span[k].first += start;
+                failure->span[k].last += start;
+            }
             return -1;
         }
-        get_outputs(p, w, out + start, m);
+        get_outputs(p, w, m + extra, 0, out + start, m);
+        get_outputs(p, w, m + extra, m, ps.y, extra);
+        if (extra && compare_sample(p, &ps, in, out, n, extra, m, m + extra, failure) != 0) {
+            give_worker(p, w);
+            return -1;
+        }
         start += m;
+    }
+    if (p->opt.check_position && check_alone(p, &w, &ps, in, out, n, failure) != 0) {
+        give_worker(p, w);
+        return -1;
     }
     give_worker(p, w);
     return 0;
+}
+
+/* Calling a variable would crash in the worker, which reads as a kernel
+ * failure: refuse it here.  A symbol without a type (assembly that lacks
+ * .type) or that dladdr cannot place is given the benefit of the doubt. */
+static enum ga_io_status check_is_function(const char *spec, const char *symbol,
+                                           const char *path, ga_any_kernel *kernel,
+                                           struct ga_io_error *err)
+{
+    const ElfW(Sym) *sym = NULL;
+    Dl_info info;
+    int type;
+
+    if (dladdr1((void *)kernel, &info, (void **)&sym, RTLD_DL_SYMENT) == 0 || sym == NULL)
+        return ga_io_ok(err);
+    type = ELF64_ST_TYPE(sym->st_info);
+    if (type == STT_OBJECT || type == STT_TLS || type == STT_COMMON)
+        return ga_io_fail(err, GA_IO_BAD_SPEC, "plugin '%s': '%s' in %s is a variable (a data "
+                          "symbol), not a function: name the kernel function", spec, symbol, path);
+    return ga_io_ok(err);
+}
+
+/* GELU_ACC_KERNEL_F32(symbol) and its kin export the kernel's format as a
+ * string beside it; a kernel loaded for another format is refused. */
+static enum ga_io_status check_declared_format(const char *spec, const char *symbol,
+                                               void *handle, const struct ga_format *f,
+                                               bool *declared, struct ga_io_error *err)
+{
+    char name[512];
+    const char *format;
+
+    snprintf(name, sizeof name, "%s%s", GELU_ACC_KERNEL_FORMAT_PREFIX, symbol);
+    format = dlsym(handle, name);
+    *declared = format != NULL;
+    if (format == NULL)
+        return ga_io_ok(err);
+    if (strnlen(format, GELU_ACC_KERNEL_FORMAT_SIZE) == GELU_ACC_KERNEL_FORMAT_SIZE
+        || ga_format_by_name(format) == NULL)
+        return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': %s declares no format gelu-acc "
+                          "knows (%s is not float32, float16 or bfloat16)", spec, symbol, name);
+    if (strcmp(format, f->name) != 0)
+        return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': kernel %s is declared %s, "
+                          "but was asked for as %s", spec, symbol, format, f->name);
+    return ga_io_ok(err);
 }
 
 enum ga_io_status ga_plugin_open(const char *spec, const struct ga_format *f,
@@ -272,6 +548,12 @@ enum ga_io_status ga_plugin_open(const char *spec, const struct ga_format *f,
                         spec, symbol, path, why ? " (" : "", why ? why : "", why ? ")" : "");
         goto done;
     }
+    st = check_is_function(spec, symbol, path, p->kernel, err);
+    if (st != GA_IO_OK)
+        goto done;
+    st = check_declared_format(spec, symbol, p->handle, f, &p->format_declared, err);
+    if (st != GA_IO_OK)
+        goto done;
     abi = dlsym(p->handle, GELU_ACC_KERNEL_ABI_SYMBOL);
     if (abi != NULL && *abi != GELU_ACC_KERNEL_ABI_VERSION) {
         st = ga_io_fail(err, GA_IO_LOAD, "plugin '%s': %s was built for kernel ABI %d; this "
@@ -317,6 +599,11 @@ done:
 const struct ga_impl *ga_plugin_impl(const struct ga_plugin *p)
 {
     return &p->impl;
+}
+
+bool ga_plugin_format_declared(const struct ga_plugin *p)
+{
+    return p->format_declared;
 }
 
 void ga_plugin_release_workers(struct ga_plugin *p)

@@ -12,13 +12,25 @@
  * A batch is passed in kernel calls of at most max_call elements; the
  * timeout applies to each kernel call.
  *
+ * A sample of each batch is run again at other positions: 31 inputs
+ * reversed after the batch in its last kernel call (no extra round trip),
+ * and, for one batch in 16, the last input alone.  An output that changes
+ * breaks the kernel contract (out[i] depends on in[i] alone) and fails the
+ * run like a crash, with first = last = the input concerned.  Kernel calls
+ * therefore hold up to max_call + 31 elements.
+ *
  * When a call fails, the failing inputs are narrowed down by bisection, in
  * fresh workers:
  * - killed by a signal (or exited): failure->first and ->last are the first
- *   and the last input of the batch that fail on their own (those between
- *   may not); about 2 log2(n) worker starts;
+ *   and the last input of the batch that fail on their own, and
+ *   failure->span[] the runs of failing inputs between them (up to
+ *   GA_RUN_SPANS, the last one taking the rest; a run's end is found by
+ *   probing single inputs, so a gap between two probes can go unseen);
+ *   about 2 log2(n) worker starts, and 2 log2 of its length per run;
  * - timed out: first = last = the first input that hangs on its own; each
  *   probe that hangs costs narrow_timeout_s, about log2(n)/2 of them.
+ * - touched a guard page past an array (worker.h): as a crash, but when a
+ *   call of one element does it too, the whole call, without bisection.
  * A failure that no smaller range reproduces (a kernel with state), or that
  * could not be narrowed (no worker could start), is reported for the whole
  * kernel call, with a note in failure->what.
@@ -39,15 +51,25 @@ struct ga_plugin_options {
     const char *name;              /* the impl's name; NULL: the spec */
     enum ga_function approximates; /* what the kernel is meant to compute */
     double timeout_s;              /* per kernel call */
-    double narrow_timeout_s;       /* per probe while narrowing a timeout */
+    double narrow_timeout_s;       /* per probe while narrowing a timeout (at most timeout_s) */
     size_t max_call;               /* elements per kernel call */
     bool narrow;                   /* narrow failures down (else: the whole call) */
+    bool check_position;           /* re-run a sample of each batch elsewhere */
 };
 
-/* Defaults: name NULL, GA_GELU, 10 s, 1 s, 65536 elements, narrow. */
+/* Defaults: name NULL, GA_GELU, 10 s, 1 s, 65536 elements, narrow, check
+ * positions. */
 void ga_plugin_default_options(struct ga_plugin_options *opt);
 
 struct ga_plugin;
+
+/* A timeout as users write it: a positive finite decimal number of seconds
+ * ("10", "0.5"; no sign, exponent, hex, inf or nan).  0, or -1. */
+int ga_plugin_parse_timeout(const char *text, double *seconds);
+
+/* The shortest decimal text that reads back as seconds; returns buf (32
+ * bytes). */
+const char *ga_plugin_timeout_text(double seconds, char buf[32]);
 
 /* Split spec at its last ':' into malloc'ed *path and *symbol (free() both).
  * GA_IO_BAD_SPEC: no ':', empty path, empty symbol. */
@@ -55,14 +77,21 @@ enum ga_io_status ga_plugin_parse_spec(const char *spec, char **path, char **sym
                                        struct ga_io_error *err);
 
 /* Load the library, find the symbol, check the optional ABI tag
- * (GELU_ACC_KERNEL_ABI_SYMBOL).  opt NULL: defaults.  GA_IO_BAD_SPEC,
- * GA_IO_LOAD (with dlerror's text), GA_IO_RANGE (bad options). */
+ * (GELU_ACC_KERNEL_ABI_SYMBOL) and the optional format declaration
+ * (GELU_ACC_KERNEL_F32...).  opt NULL: defaults.  GA_IO_BAD_SPEC (also: the
+ * symbol is a variable), GA_IO_LOAD (with dlerror's text), GA_IO_UNSUPPORTED
+ * (declared for another format), GA_IO_RANGE (bad options). */
 enum ga_io_status ga_plugin_open(const char *spec, const struct ga_format *f,
                                  const struct ga_plugin_options *opt,
                                  struct ga_plugin **out, struct ga_io_error *err);
 
 /* The plugin as an implementation under test; valid until ga_plugin_close. */
 const struct ga_impl *ga_plugin_impl(const struct ga_plugin *p);
+
+/* Whether the library declares the kernel's format (checked by
+ * ga_plugin_open); without it, a kernel of the wrong format can only be
+ * caught by its faults. */
+bool ga_plugin_format_declared(const struct ga_plugin *p);
 
 /* Stop the idle workers (they restart on the next run).  No run() may be
  * in flight. */

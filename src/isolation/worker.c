@@ -3,11 +3,14 @@
 #include "isolation/worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,6 +27,13 @@
 struct request {
     uint64_t count;
     uint64_t alarm_s;
+};
+
+/* The first page of the mapping: where the child notes a guard page it
+ * touched, for the caller to read once the child is dead. */
+struct fault_note {
+    volatile int64_t area;      /* 0: none; 1: in, 2: out */
+    volatile int64_t offset;    /* of the address from the end of that area, in bytes */
 };
 
 /* Seconds of grace before a worker kills itself with SIGALRM in a call that
@@ -68,16 +78,90 @@ static void reset_signals(void)
     sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/* Only async-signal-safe calls from here on, besides the kernel: we are a
- * fork of a possibly multi-threaded process. */
+/* The child's view of its guard pages, for the SIGSEGV handler. */
+static struct {
+    char *area_end[2];          /* in, out */
+    size_t area_size, page;
+    struct fault_note *note;
+} guards;
+
+/* A fault on a guard page is noted; every SIGSEGV then ends the child with
+ * its signal (SA_RESETHAND restored the default action, SA_NODEFER lets the
+ * raise through at once). */
+static void on_segv(int sig, siginfo_t *info, void *context)
+{
+    char *a = info->si_addr;
+
+    (void)context;
+    /* The page after in is also the one before out: in[n] comes first. */
+    for (int k = 0; k < 4 && info->si_code > 0; k++) {
+        char *end = guards.area_end[k % 2];
+        char *guard = k < 2 ? end : end - guards.area_size - guards.page;
+        if (a >= guard && a < guard + guards.page) {
+            guards.note->offset = a - end;
+            guards.note->area = k % 2 + 1;
+            break;
+        }
+    }
+    raise(sig);
+}
+
+static void catch_guard_faults(const struct ga_worker *w)
+{
+    size_t stride = (size_t)(w->out_end - w->in_end);   /* area + page */
+    struct sigaction sa;
+
+    guards.page = (size_t)(w->in_end - (char *)w->map) - stride;
+    guards.area_size = stride - guards.page;
+    guards.area_end[0] = w->in_end;
+    guards.area_end[1] = w->out_end;
+    guards.note = w->map;
+
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_sigaction = on_segv;
+    sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER;
+    sigaction(SIGSEGV, &sa, NULL);
+}
+
+/* exit() from the kernel: end here, with its status, before the caller's
+ * atexit handlers run and stdio flushes what the caller had buffered.
+ * Registered last, so run first. */
+static void exit_at_once(int status, void *unused)
+{
+    (void)unused;
+    _exit(status);
+}
+
+/* The kernel's stdout is our stderr (or nothing), unbuffered so that its
+ * prints show before a crash; the caller's buffered output is dropped. */
+static void contain_stdio(void)
+{
+    if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0 && null != STDOUT_FILENO) {
+            dup2(null, STDOUT_FILENO);
+            close(null);
+        }
+    }
+    __fpurge(stdout);
+    __fpurge(stderr);
+    setvbuf(stdout, NULL, _IONBF, 0);
+    on_exit(exit_at_once, NULL);
+}
+
+/* Only async-signal-safe calls from here on, besides the kernel and stdio
+ * on stdout (no other thread of ours writes to stdout during a sweep): we
+ * are a fork of a possibly multi-threaded process. */
 __attribute__((noreturn))
-static void child_main(int sock, ga_any_kernel *kernel, size_t element_size,
-                       void *in, void *out, size_t capacity)
+static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *w)
 {
     struct request rq;
 
+    contain_stdio();
     close_other_fds(sock);
     reset_signals();
+    catch_guard_faults(w);
     /* A kernel that crashes on a range of inputs crashes once per batch and
      * probe: thousands of core dumps would fill the disk. */
     setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
@@ -87,13 +171,15 @@ static void child_main(int sock, ga_any_kernel *kernel, size_t element_size,
             continue;
         if (got == 0)
             _exit(0);             /* the caller closed its end: done */
-        if (got != (ssize_t)sizeof rq || rq.count > capacity)
+        if (got != (ssize_t)sizeof rq || rq.count > w->capacity)
             _exit(2);
         alarm((unsigned)rq.alarm_s);
-        if (element_size == 4)
-            ((gelu_acc_kernel_f32 *)kernel)(in, out, (size_t)rq.count);
+        if (w->element_size == 4)
+            ((gelu_acc_kernel_f32 *)kernel)(ga_worker_in(w, rq.count),
+                                            ga_worker_out(w, rq.count), (size_t)rq.count);
         else
-            ((gelu_acc_kernel_f16 *)kernel)(in, out, (size_t)rq.count);
+            ((gelu_acc_kernel_f16 *)kernel)(ga_worker_in(w, rq.count),
+                                            ga_worker_out(w, rq.count), (size_t)rq.count);
         alarm(0);
         if (send(sock, &rq, sizeof rq, MSG_NOSIGNAL) != (ssize_t)sizeof rq)
             _exit(3);
@@ -104,7 +190,8 @@ struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
                                   size_t capacity, char *why, size_t why_size)
 {
     struct ga_worker *w = calloc(1, sizeof *w);
-    long page = sysconf(_SC_PAGESIZE);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), area;
+    char *map;
     int sv[2];
 
     if (w == NULL) {
@@ -113,7 +200,10 @@ struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
     }
     w->sock = -1;
     w->capacity = capacity;
-    w->map_size = (2 * capacity * element_size + (size_t)page - 1) / (size_t)page * (size_t)page;
+    w->element_size = element_size;
+    /* note | guard | in area | guard | out area | guard */
+    area = (capacity * element_size + page - 1) / page * page;
+    w->map_size = 4 * page + 2 * area;
     w->map = mmap(NULL, w->map_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (w->map == MAP_FAILED) {
         snprintf(why, why_size, "mmap of %zu bytes failed: %s", w->map_size, strerror(errno));
@@ -121,14 +211,25 @@ struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
         ga_worker_stop(w);
         return NULL;
     }
-    w->in = w->map;
-    w->out = (char *)w->map + capacity * element_size;
+    map = w->map;
+    w->in_end = map + 2 * page + area;
+    w->out_end = w->in_end + page + area;
+    if (mprotect(map + page, page, PROT_NONE) != 0
+        || mprotect(w->in_end, page, PROT_NONE) != 0
+        || mprotect(w->out_end, page, PROT_NONE) != 0) {
+        snprintf(why, why_size, "mprotect of a guard page failed: %s", strerror(errno));
+        ga_worker_stop(w);
+        return NULL;
+    }
+
     /* SEQPACKET: message boundaries, and recv sees EOF when the peer dies. */
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
         snprintf(why, why_size, "socketpair failed: %s", strerror(errno));
         ga_worker_stop(w);
         return NULL;
     }
+    /* Nothing of ours left in a stdio buffer for the child to copy. */
+    fflush(NULL);
     w->pid = fork();
     if (w->pid < 0) {
         snprintf(why, why_size, "fork failed: %s", strerror(errno));
@@ -139,7 +240,7 @@ struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
         return NULL;
     }
     if (w->pid == 0)
-        child_main(sv[1], kernel, element_size, w->in, w->out, capacity);
+        child_main(sv[1], kernel, w);
     close(sv[1]);
     w->sock = sv[0];
     /* Workers forked later need not see this one's arrays: a kernel writing
@@ -209,9 +310,33 @@ static void finish(struct ga_worker *w, bool kill_first, char *what, size_t what
         describe(status, what, what_size);
 }
 
+/* The child died: if it noted a guard page, say which element of which
+ * array it touched, as an index into the call's array. */
+static enum ga_worker_result died(const struct ga_worker *w, size_t count, char *what,
+                                  size_t what_size)
+{
+    const struct fault_note *note = w->map;
+    const char *array = note->area == 1 ? "in" : "out";
+    int64_t es = (int64_t)w->element_size, n = (int64_t)count;
+    int64_t at = note->offset + n * es;    /* bytes from the array's start */
+    int64_t index = at >= 0 ? at / es : -((-at + es - 1) / es);
+    size_t used = strlen(what);
+
+    if (note->area == 0)
+        return GA_WORKER_DIED;
+    if (index >= n)
+        snprintf(what + used, what_size - used, " touching %s[n + %" PRId64 "], past the end "
+                 "of its %s array", array, index - n, note->area == 1 ? "input" : "output");
+    else
+        snprintf(what + used, what_size - used, " touching %s[%" PRId64 "], before the start "
+                 "of its %s array", array, index, note->area == 1 ? "input" : "output");
+    return GA_WORKER_OUT_OF_BOUNDS;
+}
+
 enum ga_worker_result ga_worker_call(struct ga_worker *w, size_t count, double timeout_s,
                                      char *what, size_t what_size)
 {
+    struct fault_note *note = w->map;
     struct request rq = { .count = count, .alarm_s = 0 };
     struct request reply;
     double deadline = now_s() + timeout_s;
@@ -221,6 +346,7 @@ enum ga_worker_result ga_worker_call(struct ga_worker *w, size_t count, double t
         snprintf(what, what_size, "worker process not running");
         return GA_WORKER_ERROR;
     }
+    note->area = 0;
     /* alarm() takes an unsigned int; a timeout that long means "never". */
     rq.alarm_s = (uint64_t)fmin(ceil(timeout_s) + ALARM_GRACE_S, 1e9);
     do
@@ -229,7 +355,7 @@ enum ga_worker_result ga_worker_call(struct ga_worker *w, size_t count, double t
     if (sent != (ssize_t)sizeof rq) {
         /* EPIPE or ECONNRESET: it died between calls. */
         finish(w, true, what, what_size);
-        return GA_WORKER_DIED;
+        return died(w, count, what, what_size);
     }
     for (;;) {
         struct pollfd pfd = { .fd = w->sock, .events = POLLIN };
@@ -262,7 +388,7 @@ enum ga_worker_result ga_worker_call(struct ga_worker *w, size_t count, double t
      * still be exiting, so wait for it rather than kill it first. */
     if (got <= 0) {
         finish(w, false, what, what_size);
-        return GA_WORKER_DIED;
+        return died(w, count, what, what_size);
     }
     finish(w, true, NULL, 0);
     snprintf(what, what_size, "worker sent a malformed reply");

@@ -2,10 +2,22 @@
  * cannot hurt us.
  *
  * The worker is a fork of the caller.  Both share an anonymous MAP_SHARED
- * mapping holding an input and an output array of `capacity` elements; they
- * talk over a SOCK_SEQPACKET socket pair: "run the kernel on the first count
- * elements", "done".  The child waits in recv between calls, so one worker
- * serves any number of calls at the cost of two small messages each.
+ * mapping holding an input and an output area of `capacity` elements, each
+ * between two inaccessible guard pages; they talk over a SOCK_SEQPACKET
+ * socket pair: "run the kernel on count elements", "done".  The child waits
+ * in recv between calls, so one worker serves any number of calls at the
+ * cost of two small messages each.
+ *
+ * A call's arrays end where their area ends (ga_worker_in/_out), so that
+ * in[n] and out[n] lie on a guard page for any n: a kernel that touches one
+ * dies with SIGSEGV, and the call says which array and element it touched.
+ *
+ * The kernel cannot reach the caller's output: the child's stdout is its
+ * stderr (a kernel's prints stay visible but never mix with a JSON or CSV
+ * report), the stdio buffers it inherited are discarded, and exit() ends it
+ * at once (_exit with the same status) without flushing anything or running
+ * the caller's atexit handlers.  The caller's stdio buffers are flushed
+ * before each fork, so that nothing buffered is lost either.
  *
  * A call that ends in a signal, an exit, or no answer before the timeout
  * leaves the worker dead and reaped; stop it and start another.  The caller
@@ -23,7 +35,8 @@ struct ga_worker {
     int sock;               /* our end of the socket pair */
     void *map;
     size_t map_size;
-    void *in, *out;         /* the two arrays in the mapping */
+    char *in_end, *out_end; /* where the two areas end: guard pages follow */
+    size_t element_size;
     size_t capacity;        /* elements per call */
     struct ga_worker *next; /* free for the owner's lists */
 };
@@ -35,6 +48,7 @@ typedef void ga_any_kernel(void);
 enum ga_worker_result {
     GA_WORKER_OK,
     GA_WORKER_DIED,      /* killed by a signal, or exited */
+    GA_WORKER_OUT_OF_BOUNDS, /* killed touching a guard page: what says where */
     GA_WORKER_TIMEOUT,   /* no answer in time: killed */
     GA_WORKER_ERROR,     /* our side failed (fork, socket...) */
 };
@@ -43,9 +57,21 @@ enum ga_worker_result {
 struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
                                   size_t capacity, char *why, size_t why_size);
 
-/* Run the kernel on w->in[0..count) into w->out[0..count).  On anything but
- * GA_WORKER_OK, what says what happened ("killed by signal 11 (Segmentation
- * fault)", "timed out after 10 s") and the worker is dead and reaped. */
+/* The arrays of a call of count elements: they end at the guard pages. */
+static inline void *ga_worker_in(const struct ga_worker *w, size_t count)
+{
+    return w->in_end - count * w->element_size;
+}
+
+static inline void *ga_worker_out(const struct ga_worker *w, size_t count)
+{
+    return w->out_end - count * w->element_size;
+}
+
+/* Run the kernel on ga_worker_in(w, count) into ga_worker_out(w, count).
+ * On anything but GA_WORKER_OK, what says what happened ("killed by signal
+ * 11 (Segmentation fault)", "timed out after 10 s", "... touching out[n]:
+ * past the end of its output array") and the worker is dead and reaped. */
 enum ga_worker_result ga_worker_call(struct ga_worker *w, size_t count, double timeout_s,
                                      char *what, size_t what_size);
 

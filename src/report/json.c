@@ -129,6 +129,31 @@ static void summary(FILE *out, const struct ga_format *f, const struct ga_summar
     fputs("}", out);
 }
 
+/* "failure": the spans of failing inputs in domain order, and what the
+ * failures cost. */
+static void failure(FILE *out, const struct ga_format *f, const struct ga_result *r)
+{
+    fputs("   \"failure\": {", out);
+    string(out, "what", r->spans[0].what);
+    fputs(", ", out);
+    encoding(out, f, "first_input", true, r->spans[0].first);
+    fputs(",\n    \"spans\": [", out);
+    for (size_t i = 0; i < r->span_count; i++) {
+        fputs(i ? ",\n     {" : "{", out);
+        string(out, "what", r->spans[i].what);
+        fputs(", ", out);
+        encoding(out, f, "first_input", true, r->spans[i].first);
+        fputs(", ", out);
+        encoding(out, f, "last_input", true, r->spans[i].last);
+        fprintf(out, ", \"batches\": %llu}", (unsigned long long)r->spans[i].batches);
+    }
+    fprintf(out, "],\n    \"unlisted_spans\": %llu, \"batches\": %llu, "
+            "\"inputs_not_measured\": %llu, \"stopped_early\": %s},\n",
+            (unsigned long long)r->unlisted_spans, (unsigned long long)r->failed_batches,
+            (unsigned long long)(r->failed_inputs + r->skipped_inputs),
+            r->skipped_inputs ? "true" : "false");
+}
+
 int ga_write_json(FILE *out, const struct ga_result *r, size_t n)
 {
     fputs("[\n", out);
@@ -154,16 +179,8 @@ int ga_write_json(FILE *out, const struct ga_result *r, size_t n)
         fputs(", ", out);
         string(out, "oracle", r[i].oracle == GA_ORACLE_FAST ? "fast" : "mpfr");
         fprintf(out, ", \"failed\": %s,\n", r[i].failed ? "true" : "false");
-        if (r[i].failed) {
-            fputs("   \"failure\": {", out);
-            string(out, "what", r[i].failure.what);
-            fputs(", ", out);
-            encoding(out, f, "first_input", true, r[i].failure_first);
-            fputs(", ", out);
-            encoding(out, f, "last_input", true, r[i].failure_last);
-            fprintf(out, ", \"batches\": %llu, \"inputs_not_measured\": %llu},\n",
-                    (unsigned long long)r[i].failed_batches, (unsigned long long)r[i].failed_inputs);
-        }
+        if (r[i].failed)
+            failure(out, f, &r[i]);
         summary(out, f, &r[i].region[GA_REGION_ALL], "   ");
         fputs(",\n   \"regions\": {\n", out);
         for (int g = 0; g < GA_REGION_COUNT; g++) {

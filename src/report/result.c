@@ -2,6 +2,38 @@
 
 #include <string.h>
 
+/* Failed batches whose failing inputs run on from one to the next, with the
+ * same failure, make one span: a crash over [2, 3) is one span, whatever
+ * the batches; two regions apart are two. */
+static int failure_spans(struct ga_result *r, const struct ga_measurement *m,
+                         const struct ga_domain *d)
+{
+    uint64_t last = 0;
+
+    r->unlisted_spans = m->failure_spans - m->failure_count;
+    for (size_t i = 0; i < m->failure_count; i++) {
+        const struct ga_failure_record *rec = &m->failures[i];
+        struct ga_failure_span *span = r->span_count ? &r->spans[r->span_count - 1] : NULL;
+
+        if (span && rec->first == last + 1 && strcmp(rec->what, span->what) == 0) {
+            span->batches += rec->start != m->failures[i - 1].start;
+        } else if (r->span_count < GA_RESULT_SPANS) {
+            span = &r->spans[r->span_count++];
+            span->batches = 1;
+            memcpy(span->what, rec->what, sizeof span->what);
+            if (ga_domain_fill(d, rec->first, 1, &span->first) != 0)
+                return -1;
+        } else {
+            r->unlisted_spans += m->failure_count - i;
+            break;
+        }
+        last = rec->last;
+        if (ga_domain_fill(d, rec->last, 1, &span->last) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int ga_result_from_measurement(struct ga_result *r, const struct ga_measurement *m,
                                const struct ga_domain *d, enum ga_oracle oracle,
                                const char *name)
@@ -22,10 +54,9 @@ int ga_result_from_measurement(struct ga_result *r, const struct ga_measurement 
     r->failed = m->failed;
     r->failed_inputs = m->failed_inputs;
     r->failed_batches = m->failed_batches;
-    r->failure = m->failure;
+    r->skipped_inputs = m->skipped_inputs;
     r->profile = m->profile;
-    if (m->failed && (ga_domain_fill(d, m->failure.first, 1, &r->failure_first) != 0
-                      || ga_domain_fill(d, m->failure_last, 1, &r->failure_last) != 0))
+    if (failure_spans(r, m, d) != 0)
         return -1;
     for (int i = 0; i <= GA_REGION_COUNT; i++) {
         int status = ga_measurement_summary(m, (enum ga_region)i, &r->region[i]);

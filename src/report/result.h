@@ -7,6 +7,15 @@
 
 #include "sweep/sweep.h"
 
+/* Failing inputs, merged over the batches they run across, in domain order. */
+#define GA_RESULT_SPANS 16
+
+struct ga_failure_span {
+    ga_bits first, last;             /* encodings: the first and last failing input */
+    uint64_t batches;                /* failed batches the span runs over */
+    char what[160];
+};
+
 struct ga_result {
     const char *impl, *models, *formula, *computes;
     const struct ga_format *format;
@@ -17,9 +26,10 @@ struct ga_result {
     struct ga_summary region[GA_REGION_COUNT + 1];  /* [GA_REGION_ALL]: every input */
     bool failed;
     uint64_t failed_inputs, failed_batches;
-    struct ga_run_failure failure;   /* the first failure (domain indices) */
-    /* the first failing input of the first failed batch, the last of the last */
-    ga_bits failure_first, failure_last;
+    uint64_t skipped_inputs;         /* after the max_failures-th failed batch */
+    size_t span_count;
+    struct ga_failure_span spans[GA_RESULT_SPANS];
+    uint64_t unlisted_spans;         /* spans (as batches reported them) after the last listed */
     const struct ga_profile *profile;     /* the measurement's, when it kept one */
 };
 

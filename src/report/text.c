@@ -45,14 +45,22 @@ int ga_write_text(FILE *out, const struct ga_result *r)
             ga_function_name(r->reference), r->domain, r->oracle == GA_ORACLE_FAST ? "fast" : "mpfr");
     fprintf(out, "  models     %s\n  formula    %s\n  computes   %s\n", r->models, r->formula,
             r->computes);
-    if (r->failed) {
+    for (size_t i = 0; i < r->span_count; i++) {
         char lo[16], hi[16];
-        ga_format_bits(f, r->failure_first, lo);
-        ga_format_bits(f, r->failure_last, hi);
-        fprintf(out, "  FAILED     %s on inputs %s..%s (%llu batches, %llu inputs not measured)\n",
-                r->failure.what, lo, hi, (unsigned long long)r->failed_batches,
-                (unsigned long long)r->failed_inputs);
+        ga_format_bits(f, r->spans[i].first, lo);
+        ga_format_bits(f, r->spans[i].last, hi);
+        fprintf(out, "  %-10s %s on inputs %s..%s (%llu batch%s)\n", i ? "" : "FAILED",
+                r->spans[i].what, lo, hi, (unsigned long long)r->spans[i].batches,
+                r->spans[i].batches == 1 ? "" : "es");
     }
+    if (r->unlisted_spans)
+        fprintf(out, "             and %llu more failing spans after these\n",
+                (unsigned long long)r->unlisted_spans);
+    if (r->failed)
+        fprintf(out, "             %llu failed batch%s, %llu inputs not measured%s\n",
+                (unsigned long long)r->failed_batches, r->failed_batches == 1 ? "" : "es",
+                (unsigned long long)(r->failed_inputs + r->skipped_inputs),
+                r->skipped_inputs ? " (stopped at the max_failures-th failed batch)" : "");
     fprintf(out, "  inputs     %llu: correctly rounded %s %%, faithful %s %%\n",
             (unsigned long long)all->count, ga_text_percent(all->correctly_rounded, all->count, a),
             ga_text_percent(all->faithful, all->count, b));

@@ -1,7 +1,9 @@
 #include "sweep/sweep.h"
 
+#include "sweep/failure_cap.h"
 #include "truth/fast.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -12,8 +14,40 @@
 
 /* Per-thread working memory for one chunk. */
 struct chunk_buffers {
-    ga_bits x[GA_SWEEP_CHUNK], y[GA_SWEEP_CHUNK];
+    ga_bits x[GA_SWEEP_CHUNK];
     struct ga_truth truth[GA_FUNCTION_COUNT][GA_SWEEP_CHUNK];
+};
+
+/* What one measurement made of the thread's chunk. */
+enum chunk_state { CHUNK_SKIPPED, CHUNK_PENDING, CHUNK_MEASURED, CHUNK_FAILED };
+
+struct chunk_output {
+    enum chunk_state state;
+    ga_bits y[GA_SWEEP_CHUNK];
+    struct ga_run_failure failure;
+};
+
+/* What every thread shares. */
+struct sweep_ctx {
+    const struct ga_format *f;
+    const struct ga_domain *d;
+    struct ga_measurement *m;
+    size_t count;
+    const struct ga_sweep_options *o;
+    bool needs[GA_FUNCTION_COUNT];
+    struct ga_failure_cap *cap;         /* NULL: no cap */
+    int status;
+    uint64_t undecided_at;
+    ga_bits *undecided_input;
+};
+
+/* Each thread's own: statistics merged at the end, and its chunk. */
+struct thread_state {
+    struct chunk_buffers *buf;
+    struct ga_stats **stats;
+    struct ga_profile **profile;
+    struct chunk_output *out;           /* per measurement */
+    bool *failed;                       /* per measurement, for the cap */
 };
 
 static double now_seconds(void)
@@ -54,23 +88,184 @@ static long chunk_truths(enum ga_oracle oracle, enum ga_function fn, const struc
     return -1;
 }
 
-/* Keep the failure that comes first in domain order, so the report does not
- * depend on which thread met it first. */
+/* One span of a failed batch among the first GA_FAILURES_KEPT in domain
+ * order.  Called in a critical section. */
+static void keep_span(struct ga_measurement *m, uint64_t start, uint64_t first, uint64_t last,
+                      const char *what)
+{
+    size_t at = m->failure_count, kept;
+
+    m->failure_spans++;
+    while (at > 0 && m->failures[at - 1].first > first)
+        at--;
+    if (at == GA_FAILURES_KEPT)
+        return;
+    kept = m->failure_count < GA_FAILURES_KEPT ? m->failure_count : GA_FAILURES_KEPT - 1;
+    memmove(&m->failures[at + 1], &m->failures[at], (kept - at) * sizeof m->failures[0]);
+    m->failures[at].start = start;
+    m->failures[at].first = first;
+    m->failures[at].last = last;
+    snprintf(m->failures[at].what, sizeof m->failures[at].what, "%s", what);
+    m->failure_count = kept + 1;
+}
+
+/* Keep the first spans in domain order, so the report does not depend on
+ * which thread met them first. */
 static void record_failure(struct ga_measurement *m, uint64_t start, size_t n,
                            const struct ga_run_failure *failure)
 {
     #pragma omp critical(ga_sweep_failure)
     {
+        m->failed = true;
         m->failed_inputs += n;
         m->failed_batches++;
-        if (!m->failed || failure->last > m->failure_last)
-            m->failure_last = failure->last;
-        if (!m->failed || start < m->failure_start) {
-            m->failure_start = start;
-            m->failure = *failure;
-        }
-        m->failed = true;
+        if (failure->span_count == 0)
+            keep_span(m, start, start + failure->first, start + failure->last, failure->what);
+        for (size_t k = 0; k < failure->span_count && k < GA_RUN_SPANS; k++)
+            keep_span(m, start, start + failure->span[k].first, start + failure->span[k].last,
+                      failure->what);
     }
+}
+
+/* Inputs and truths of chunk [start, start + n); false on an error (noted
+ * in s->status). */
+static bool chunk_inputs(struct sweep_ctx *s, struct chunk_buffers *buf, uint64_t start, size_t n)
+{
+    bool ok = true;
+
+    if (ga_domain_fill(s->d, start, n, buf->x) != 0) {
+        #pragma omp atomic write
+        s->status = GA_SWEEP_READ_FAILED;
+        return false;
+    }
+    for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
+        bool mismatch = false;
+        long bad = s->needs[fn] ? chunk_truths(s->o->oracle, fn, s->f, buf->x, buf->truth[fn], n,
+                                               &mismatch) : -1;
+        if (bad >= 0) {
+            ok = false;
+            #pragma omp critical(ga_sweep_undecided)
+            if (start + (uint64_t)bad < s->undecided_at) {
+                s->undecided_at = start + (uint64_t)bad;
+                *s->undecided_input = buf->x[bad];
+                s->status = mismatch ? GA_SWEEP_ORACLES_DISAGREE : GA_SWEEP_UNDECIDED;
+            }
+        }
+    }
+    return ok;
+}
+
+/* Measurement j's outputs for the chunk: from its kernel or its source. */
+static void chunk_outputs(struct sweep_ctx *s, struct thread_state *t, size_t j, uint64_t start,
+                          size_t n)
+{
+    const struct ga_measurement *m = &s->m[j];
+    struct chunk_output *out = &t->out[j];
+
+    if (m->impl) {
+        bool failed = m->impl->run(m->impl, s->f, t->buf->x, out->y, n, &out->failure) != 0;
+        out->state = failed ? CHUNK_FAILED : CHUNK_MEASURED;
+        t->failed[j] = failed;
+    } else if (m->outputs.read(m->outputs.ctx, start, n, out->y) != 0) {
+        #pragma omp atomic write
+        s->status = GA_SWEEP_READ_FAILED;
+        out->state = CHUNK_SKIPPED;
+    } else {
+        out->state = CHUNK_MEASURED;
+    }
+}
+
+/* The chunk's outputs join the thread's statistics, or its failure is
+ * recorded. */
+static void chunk_account(struct sweep_ctx *s, struct thread_state *t, size_t j, uint64_t start,
+                          size_t n)
+{
+    struct chunk_output *out = &t->out[j];
+    const struct ga_truth *truth = t->buf->truth[s->m[j].reference];
+
+    if (out->state == CHUNK_FAILED) {
+        record_failure(&s->m[j], start, n, &out->failure);
+    } else if (out->state == CHUNK_MEASURED) {
+        ga_stats_add_batch(t->stats[j], t->buf->x, out->y, truth, n);
+        if (t->profile[j])
+            ga_profile_add_batch(t->profile[j], t->buf->x, out->y, truth, n);
+    }
+}
+
+/* One chunk, every measurement.  Without a cap each measurement's outputs
+ * are accounted at once (while in cache); with one, after the chunks
+ * before have decided whether this one still counts. */
+static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, uint64_t c)
+{
+    uint64_t start = c * GA_SWEEP_CHUNK;
+    size_t n = (size_t)(s->d->size - start < GA_SWEEP_CHUNK ? s->d->size - start : GA_SWEEP_CHUNK);
+    bool any = false;
+
+    if (!ok) {   /* no memory: noted already; later chunks must not wait for this one */
+        if (s->cap)
+            ga_failure_cap_ran(s->cap, c, NULL);
+        return;
+    }
+    for (size_t j = 0; j < s->count; j++) {
+        t->failed[j] = false;
+        t->out[j].state = (s->cap && ga_failure_cap_skips(s->cap, j, c)) ? CHUNK_SKIPPED
+                                                                                 : CHUNK_PENDING;
+        any |= t->out[j].state == CHUNK_PENDING;
+    }
+    if (any && !chunk_inputs(s, t->buf, start, n))
+        for (size_t j = 0; j < s->count; j++)
+            t->out[j].state = CHUNK_SKIPPED;
+    for (size_t j = 0; j < s->count; j++) {
+        if (t->out[j].state != CHUNK_PENDING)
+            continue;
+        chunk_outputs(s, t, j, start, n);
+        if (!s->cap)
+            chunk_account(s, t, j, start, n);
+    }
+    if (!s->cap)
+        return;
+    ga_failure_cap_ran(s->cap, c, t->failed);
+    for (size_t j = 0; j < s->count; j++) {
+        if (ga_failure_cap_counts(s->cap, j, c)) {
+            chunk_account(s, t, j, start, n);
+        } else {
+            #pragma omp atomic
+            s->m[j].skipped_inputs += n;
+        }
+    }
+}
+
+static bool thread_state_init(struct thread_state *t, const struct sweep_ctx *s)
+{
+    size_t count = s->count;
+
+    t->buf = malloc(sizeof *t->buf);
+    t->stats = calloc(count + 1, sizeof *t->stats);
+    t->profile = calloc(count + 1, sizeof *t->profile);
+    t->out = malloc((count + 1) * sizeof *t->out);
+    t->failed = calloc(count + 1, sizeof *t->failed);
+    if (!t->buf || !t->stats || !t->profile || !t->out || !t->failed)
+        return false;
+    for (size_t j = 0; j < count; j++) {
+        if (!(t->stats[j] = ga_stats_new(s->f)))
+            return false;
+        if (s->m[j].want_profile && !(t->profile[j] = ga_profile_new(s->f)))
+            return false;
+    }
+    return true;
+}
+
+static void thread_state_free(struct thread_state *t, size_t count)
+{
+    for (size_t j = 0; t->stats && t->profile && j < count; j++) {
+        ga_stats_free(t->stats[j]);
+        ga_profile_free(t->profile[j]);
+    }
+    free(t->stats);
+    free(t->profile);
+    free(t->out);
+    free(t->failed);
+    free(t->buf);
 }
 
 int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
@@ -78,23 +273,29 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                  ga_bits *undecided_input)
 {
     uint64_t chunks = (d->size + GA_SWEEP_CHUNK - 1) / GA_SWEEP_CHUNK;
-    bool needs[GA_FUNCTION_COUNT] = { false };
-    int status = GA_SWEEP_OK;
-    uint64_t done = 0, undecided_at = UINT64_MAX;
+    struct sweep_ctx s = { .f = f, .d = d, .m = m, .count = count, .o = o,
+                           .status = GA_SWEEP_OK, .undecided_at = UINT64_MAX,
+                           .undecided_input = undecided_input };
+    uint64_t done = 0;
     double last_progress = now_seconds();
 
     for (size_t j = 0; j < count; j++) {
         if (m[j].impl && !ga_impl_supports(m[j].impl, f))
             return GA_SWEEP_BAD_FORMAT;
-        needs[m[j].reference] = true;
+        s.needs[m[j].reference] = true;
         m[j].failed = false;
         m[j].failed_inputs = 0;
         m[j].failed_batches = 0;
+        m[j].skipped_inputs = 0;
+        m[j].failure_count = 0;
+        m[j].failure_spans = 0;
         m[j].stats = ga_stats_new(f);
         m[j].profile = m[j].want_profile ? ga_profile_new(f) : NULL;
         if (!m[j].stats || (m[j].want_profile && !m[j].profile))
             return GA_SWEEP_NO_MEMORY;
     }
+    if (o->max_failures > 0 && !(s.cap = ga_failure_cap_new(chunks, count, o->max_failures)))
+        return GA_SWEEP_NO_MEMORY;
     if (o->threads > 0) {
 #ifdef _OPENMP
         omp_set_num_threads(o->threads);
@@ -103,67 +304,22 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
 
     #pragma omp parallel
     {
-        struct chunk_buffers *buf = malloc(sizeof *buf);
-        struct ga_stats **local = calloc(count + 1, sizeof *local);
-        struct ga_profile **local_profile = calloc(count + 1, sizeof *local_profile);
-        bool ok = buf && local && local_profile;
+        struct thread_state t = { 0 };
+        bool ok = thread_state_init(&t, &s);
 
-        for (size_t j = 0; ok && j < count; j++) {
-            ok = (local[j] = ga_stats_new(f)) != NULL;
-            if (ok && m[j].want_profile)
-                ok = (local_profile[j] = ga_profile_new(f)) != NULL;
-        }
         if (!ok) {
             #pragma omp atomic write
-            status = GA_SWEEP_NO_MEMORY;
+            s.status = GA_SWEEP_NO_MEMORY;
         }
 
+        /* In order, one chunk at a time: the failure cap relies on every
+         * chunk before a thread's being taken already. */
         #pragma omp for schedule(dynamic, 1)
         for (uint64_t c = 0; c < chunks; c++) {
-            uint64_t start = c * GA_SWEEP_CHUNK;
-            size_t n = (size_t)(d->size - start < GA_SWEEP_CHUNK ? d->size - start : GA_SWEEP_CHUNK);
-
-            if (!ok)
-                continue;
-            if (ga_domain_fill(d, start, n, buf->x) != 0) {
-                #pragma omp atomic write
-                status = GA_SWEEP_READ_FAILED;
-                continue;
-            }
-            for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
-                bool mismatch = false;
-                long bad = needs[fn] ? chunk_truths(o->oracle, fn, f, buf->x, buf->truth[fn], n,
-                                                    &mismatch) : -1;
-                if (bad >= 0) {
-                    #pragma omp critical(ga_sweep_undecided)
-                    if (start + (uint64_t)bad < undecided_at) {
-                        undecided_at = start + (uint64_t)bad;
-                        *undecided_input = buf->x[bad];
-                        status = mismatch ? GA_SWEEP_ORACLES_DISAGREE : GA_SWEEP_UNDECIDED;
-                    }
-                }
-            }
-            for (size_t j = 0; j < count; j++) {
-                const ga_bits *y = buf->y;
-                if (m[j].impl) {
-                    struct ga_run_failure failure;
-                    if (m[j].impl->run(m[j].impl, f, buf->x, buf->y, n, &failure) != 0) {
-                        failure.first += start;
-                        failure.last += start;
-                        record_failure(&m[j], start, n, &failure);
-                        continue;
-                    }
-                } else if (m[j].outputs.read(m[j].outputs.ctx, start, n, buf->y) != 0) {
-                    #pragma omp atomic write
-                    status = GA_SWEEP_READ_FAILED;
-                    continue;
-                }
-                ga_stats_add_batch(local[j], buf->x, y, buf->truth[m[j].reference], n);
-                if (local_profile[j])
-                    ga_profile_add_batch(local_profile[j], buf->x, y, buf->truth[m[j].reference], n);
-            }
+            uint64_t left = d->size - c * GA_SWEEP_CHUNK;
+            sweep_chunk(&s, &t, ok, c);
             #pragma omp atomic
-            done += n;
+            done += left < GA_SWEEP_CHUNK ? left : GA_SWEEP_CHUNK;
             if (o->progress
 #ifdef _OPENMP
                 && omp_get_thread_num() == 0
@@ -179,21 +335,33 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
 
         #pragma omp critical(ga_sweep_merge)
         for (size_t j = 0; ok && j < count; j++) {
-            ga_stats_merge(m[j].stats, local[j]);
-            if (local_profile[j])
-                ga_profile_merge(m[j].profile, local_profile[j]);
+            ga_stats_merge(m[j].stats, t.stats[j]);
+            if (t.profile[j])
+                ga_profile_merge(m[j].profile, t.profile[j]);
         }
-        for (size_t j = 0; local && local_profile && j < count; j++) {
-            ga_stats_free(local[j]);
-            ga_profile_free(local_profile[j]);
-        }
-        free(local);
-        free(local_profile);
-        free(buf);
+        thread_state_free(&t, count);
     }
-    if (o->progress && status == GA_SWEEP_OK)
+    ga_failure_cap_free(s.cap);
+    if (o->progress && s.status == GA_SWEEP_OK)
         o->progress(o->progress_ctx, d->size, d->size);
-    return status;
+    return s.status;
+}
+
+int ga_sweep_parse_max_failures(const char *text, uint64_t *k)
+{
+    uint64_t v = 0;
+
+    if (*text == '\0')
+        return -1;
+    for (const char *c = text; *c; c++) {
+        if (*c < '0' || *c > '9' || v > (INT64_MAX - 9) / 10)
+            return -1;
+        v = 10 * v + (uint64_t)(*c - '0');
+    }
+    if (v == 0)
+        return -1;
+    *k = v;
+    return 0;
 }
 
 void ga_measurement_clear(struct ga_measurement *m)

@@ -18,6 +18,19 @@
 /* Inputs per chunk: the unit of work of a thread, and of a kernel batch. */
 #define GA_SWEEP_CHUNK 4096
 
+/* Spans of failing inputs kept per measurement: the first ones in domain
+ * order. */
+#define GA_FAILURES_KEPT 256
+
+/* A span of failing inputs in a batch the kernel failed (a plugin that
+ * crashed, hung, touched a guard page or broke the contract): [first,
+ * last] as domain indices, and what happened. */
+struct ga_failure_record {
+    uint64_t start;                     /* the batch's first domain index */
+    uint64_t first, last;
+    char what[160];
+};
+
 /* One (implementation, reference) pair to measure.  Outputs come from
  * impl->run, or, when impl is NULL, from `outputs` (element i answers input
  * i of the domain: graded outputs computed elsewhere). */
@@ -29,12 +42,13 @@ struct ga_measurement {
     /* results */
     struct ga_stats *stats;
     struct ga_profile *profile;
+    bool failed;
     uint64_t failed_inputs;             /* inputs in batches the kernel failed */
     uint64_t failed_batches;
-    bool failed;
-    uint64_t failure_start;             /* domain index of the first failed batch */
-    struct ga_run_failure failure;      /* the first failure, in domain order */
-    uint64_t failure_last;              /* domain index of the last failing input of all */
+    uint64_t skipped_inputs;            /* not measured: after the max_failures-th failed batch */
+    uint64_t failure_spans;             /* spans reported by the failed batches */
+    size_t failure_count;               /* the first of them, kept below in domain order */
+    struct ga_failure_record failures[GA_FAILURES_KEPT];
 };
 
 struct ga_sweep_options {
@@ -43,6 +57,10 @@ struct ga_sweep_options {
     /* called from one thread, about twice a second; may be NULL */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
+    /* Stop measuring a kernel at its max_failures-th failed batch in domain
+     * order (the batches after it are skipped, whatever the thread count);
+     * 0: never. */
+    uint64_t max_failures;
 };
 
 enum ga_sweep_status {
@@ -62,6 +80,10 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                  ga_bits *undecided_input);
 
 void ga_measurement_clear(struct ga_measurement *m);
+
+/* max_failures as users write it: a positive decimal integer below 2^63.
+ * 0, or -1. */
+int ga_sweep_parse_max_failures(const char *text, uint64_t *k);
 
 /* The summary of a region, with its worst points' exact values recomputed by
  * the MPFR oracle, so that reported maxima do not depend on the oracle used. */
