@@ -79,8 +79,10 @@ size_t ga_report_plan_real(const struct ga_format *f, struct ga_measurement *m,
         if (impl->approximates == GA_GELU_TANH)
             m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU_TANH };
     }
-    snprintf(rr->machine, sizeof rr->machine, "%s (%s); %s; glibc %s", model, isa,
-             seen[0] ? seen : "no real library", ga_real_libc_version());
+    if (snprintf(rr->machine, sizeof rr->machine, "%s (%s); %s; glibc %s", model, isa,
+                 seen[0] ? seen : "no real library", ga_real_libc_version())
+        >= (int)sizeof rr->machine)
+        memcpy(rr->machine + sizeof rr->machine - 4, "...", 4);  /* cut, and says so */
     return n;
 }
 
