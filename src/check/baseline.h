@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sweep/domain.h"
 #include "sweep/stats.h"
 
 /* The bounds of one region (or all inputs). */
@@ -52,7 +53,7 @@ struct ga_baseline_entry {
     char inputs[1024];             /* for outputs: kernels */
     const struct ga_format *format;
     enum ga_function reference;
-    char domain[256];
+    char domain[GA_DOMAIN_SPEC_LEN];
     struct ga_bounds region[GA_REGION_COUNT + 1];  /* [GA_REGION_ALL]: all inputs */
     int line;                      /* of the section header */
 };

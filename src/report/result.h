@@ -11,7 +11,7 @@ struct ga_result {
     const char *impl, *models, *formula, *computes;
     const struct ga_format *format;
     enum ga_function approximates, reference;
-    char domain[256];
+    char domain[GA_DOMAIN_SPEC_LEN];
     enum ga_oracle oracle;
     struct ga_summary region[GA_REGION_COUNT + 1];  /* [GA_REGION_ALL]: every input */
     bool failed;

@@ -75,7 +75,7 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                  struct ga_measurement *m, size_t count, const struct ga_sweep_options *o,
                  ga_bits *undecided_input)
 {
-    uint64_t chunks = (d->size + GA_SWEEP_CHUNK - 1) / GA_SWEEP_CHUNK;
+    uint64_t chunks = ga_sweep_chunk_count(d->size);
     bool needs[GA_FUNCTION_COUNT] = { false };
     int status = GA_SWEEP_OK;
     uint64_t done = 0, undecided_at = UINT64_MAX;

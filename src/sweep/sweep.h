@@ -18,6 +18,13 @@
 /* Inputs per chunk: the unit of work of a thread, and of a kernel batch. */
 #define GA_SWEEP_CHUNK 4096
 
+/* The chunks that cover size inputs, for any size up to 2^64 - 1 (rounding
+ * size up to a whole chunk first would wrap to 0 above 2^64 - 4096). */
+static inline uint64_t ga_sweep_chunk_count(uint64_t size)
+{
+    return size / GA_SWEEP_CHUNK + (size % GA_SWEEP_CHUNK != 0);
+}
+
 /* One (implementation, reference) pair to measure.  Outputs come from
  * impl->run, or, when impl is NULL, from `outputs` (element i answers input
  * i of the domain: graded outputs computed elsewhere). */
