@@ -168,6 +168,10 @@ int ga_domain_parse(struct ga_domain *d, const char *spec, const struct ga_forma
         }
         if (ga_read_bits_file(spec + 5, f, &d->list, &n, err, errlen) != 0)
             return -1;
+        if (n == 0) {
+            snprintf(err, errlen, "domain '%s': the file lists no encoding", spec);
+            return -1;
+        }
         d->size = n;
         return 0;
     }
