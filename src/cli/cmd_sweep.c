@@ -60,11 +60,8 @@ int ga_cmd_sweep(int argc, char **argv)
         case 'i': impl_name = optarg; break;
         case 'k': kernel = optarg; break;
         case 'T':
-            po.timeout_s = atof(optarg);
-            if (!(po.timeout_s > 0)) {
-                ga_cli_error("sweep: --timeout takes a positive number of seconds, not '%s'", optarg);
+            if (ga_cli_timeout("sweep", optarg, &po.timeout_s) != 0)
                 return GA_EXIT_USAGE;
-            }
             break;
         case 'f': format_name = optarg; break;
         case 'd': domain_spec = optarg; break;

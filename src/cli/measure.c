@@ -4,17 +4,28 @@
 
 #include "cli/measure.h"
 #include "cli/progress.h"
+#include "formats/parse_value.h"
+#include "io/parse_count.h"
 
 int ga_cli_threads(const char *cmd, const char *arg, int *threads)
 {
-    char *end;
-    long n = strtol(arg, &end, 10);
+    uint64_t n;
 
-    if (*end != '\0' || n <= 0 || n > 1024) {
-        ga_cli_error("%s: --threads takes a number from 1 to 1024, not '%s'", cmd, arg);
+    if (ga_parse_count(arg, 1024, &n) != GA_COUNT_OK || n == 0) {
+        ga_cli_error("%s: --threads takes a decimal number from 1 to 1024, not '%s'", cmd, arg);
         return -1;
     }
     *threads = (int)n;
+    return 0;
+}
+
+int ga_cli_timeout(const char *cmd, const char *arg, double *seconds)
+{
+    if (ga_parse_real(arg, seconds) != 0 || !(*seconds > 0) || *seconds > GA_CLI_MAX_TIMEOUT) {
+        ga_cli_error("%s: --timeout takes a number of seconds above 0 and at most %d, not '%s'",
+                     cmd, GA_CLI_MAX_TIMEOUT, arg);
+        return -1;
+    }
     return 0;
 }
 

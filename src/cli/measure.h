@@ -6,8 +6,13 @@
 
 enum ga_cli_form { GA_CLI_TEXT, GA_CLI_JSON, GA_CLI_CSV };
 
-/* --threads N: 0 and a message on success/failure as -1. */
+/* --threads N (decimal, 1 to 1024): 0, or -1 and a message. */
 int ga_cli_threads(const char *cmd, const char *arg, int *threads);
+
+/* --timeout SECONDS (a number, 0 < SECONDS <= one day): 0, or -1 and a
+ * message. */
+#define GA_CLI_MAX_TIMEOUT 86400
+int ga_cli_timeout(const char *cmd, const char *arg, double *seconds);
 
 /* Run ga_sweep_run with a progress line; failures become messages.
  * Returns a GA_EXIT_* status. */
