@@ -236,11 +236,13 @@ static int parse_key_value(struct reader *rd, struct ga_baseline_entry *e, const
 static int finish_entry(struct reader *rd, struct ga_baseline_entry *e)
 {
     const char *missing = !e->kernel[0] ? "kernel" : !e->format ? "format" : NULL;
+    bool no_inputs = strncmp(e->kernel, "outputs:", 8) == 0 && !e->inputs[0];
 
-    rd->line = e->line;
+    if (missing || no_inputs)
+        rd->line = e->line;  /* the section's header is where it goes wrong */
     if (missing)
         return refuse(rd, "section [%s] has no '%s'", e->name, missing);
-    if (strncmp(e->kernel, "outputs:", 8) == 0 && !e->inputs[0])
+    if (no_inputs)
         return refuse(rd, "section [%s]: an outputs kernel needs 'inputs'", e->name);
     if (!e->domain[0])
         snprintf(e->domain, sizeof e->domain, "%s", ga_domain_default(e->format));

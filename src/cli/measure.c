@@ -1,5 +1,6 @@
 /* What the measuring commands share: running a sweep with a progress line,
  * turning its failures into messages, and printing a result. */
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "cli/measure.h"
@@ -67,6 +68,10 @@ int ga_cli_sweep(const char *cmd, const struct ga_format *f, const struct ga_dom
         break;
     case GA_SWEEP_READ_FAILED:
         ga_cli_error("%s: %s", cmd, read_error(d, m, n));
+        return GA_EXIT_USAGE;
+    case GA_SWEEP_TOO_LARGE:
+        ga_cli_error("%s: the domain has %" PRIu64 " inputs; a sweep measures at most 2^32 "
+                     "(every float32 encoding)", cmd, d->size);
         return GA_EXIT_USAGE;
     case GA_SWEEP_BAD_FORMAT:
         ga_cli_error("%s: an implementation has no %s version", cmd, f->name);

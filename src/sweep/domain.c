@@ -108,7 +108,7 @@ static int parse_random(struct ga_domain *d, const char *args, char *err, size_t
 
     d->kind = GA_DOMAIN_RANDOM;
     d->seed = 1;
-    if (count_field(d, "N", args, len, 1, GA_DOMAIN_MAX_RANDOM, "1 <= N <= 2^48",
+    if (count_field(d, "N", args, len, 1, GA_DOMAIN_MAX_RANDOM, "1 <= N <= 2^32",
                     &d->size, err, errlen) != 0)
         return -1;
     if (colon && count_field(d, "SEED", colon + 1, strlen(colon + 1), 0, UINT64_MAX,

@@ -4,7 +4,7 @@
  *   range:A:B        every encoding with value in [A, B], in increasing value
  *                    order, -0 before +0 (A and B rounded to the format)
  *   random:N[:SEED]  N encodings drawn uniformly from all 2^bits (SEED 1);
- *                    1 <= N <= 2^48 (already 36 days of sweep), SEED < 2^64
+ *                    1 <= N <= 2^32 (what a sweep measures at most), SEED < 2^64
  *   stride:K[:OFF]   encodings OFF, OFF + K, OFF + 2K, ... (every Kth);
  *                    1 <= K <= 2^bits, OFF < K
  *   file:PATH        the encodings listed in a text file, one per line
@@ -27,7 +27,7 @@
 #include "formats/format.h"
 
 /* The largest random:N, and the longest spec + 1 (a file: path of PATH_MAX). */
-#define GA_DOMAIN_MAX_RANDOM ((uint64_t)1 << 48)
+#define GA_DOMAIN_MAX_RANDOM ((uint64_t)1 << 32)
 #define GA_DOMAIN_SPEC_LEN 4112
 
 enum ga_domain_kind { GA_DOMAIN_ALL, GA_DOMAIN_RANGE, GA_DOMAIN_RANDOM, GA_DOMAIN_STRIDE,

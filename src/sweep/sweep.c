@@ -81,6 +81,8 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
     uint64_t done = 0, undecided_at = UINT64_MAX;
     double last_progress = now_seconds();
 
+    if (d->size > GA_SWEEP_MAX_INPUTS)
+        return GA_SWEEP_TOO_LARGE;
     for (size_t j = 0; j < count; j++) {
         if (m[j].impl && !ga_impl_supports(m[j].impl, f))
             return GA_SWEEP_BAD_FORMAT;
@@ -156,7 +158,11 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                     status = GA_SWEEP_READ_FAILED;
                     continue;
                 }
-                ga_stats_add_batch(local[j], buf->x, y, buf->truth[m[j].reference], n);
+                if (ga_stats_add_batch(local[j], buf->x, y, buf->truth[m[j].reference], n) != 0) {
+                    #pragma omp atomic write
+                    status = GA_SWEEP_TOO_LARGE;  /* not reached below the size limit */
+                    continue;
+                }
                 if (local_profile[j])
                     ga_profile_add_batch(local_profile[j], buf->x, y, buf->truth[m[j].reference], n);
             }
@@ -177,7 +183,8 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
 
         #pragma omp critical(ga_sweep_merge)
         for (size_t j = 0; ok && j < count; j++) {
-            ga_stats_merge(m[j].stats, local[j]);
+            if (ga_stats_merge(m[j].stats, local[j]) != 0)
+                status = GA_SWEEP_TOO_LARGE;
             if (local_profile[j])
                 ga_profile_merge(m[j].profile, local_profile[j]);
         }
