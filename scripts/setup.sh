@@ -1,10 +1,16 @@
 #!/bin/sh
 # Install what a fresh Debian 12 machine lacks, then configure and build.
-# Usage: scripts/setup.sh [configure options...]   (e.g. --enable-werror)
+# Usage: scripts/setup.sh [--fuzzing] [configure options...]   (e.g. --enable-werror)
+# --fuzzing also installs the optional packages of tests/fuzz/run-fuzzers.sh.
 set -eu
 cd "$(dirname "$0")/.."
 
 packages="build-essential autoconf automake libtool pkg-config libmpfr-dev libgmp-dev libcmocka-dev"
+optional_fuzzing="clang libclang-rt-14-dev"   # libFuzzer, ASan and UBSan runtimes for clang
+if [ "${1:-}" = --fuzzing ]; then
+    packages="$packages $optional_fuzzing"
+    shift
+fi
 missing=""
 for p in $packages; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -1,5 +1,5 @@
 /* Baseline files (check/baseline.h): a refusal names the file and the line;
- * an accepted baseline has distinct, named sections with a kernel and a
+ * an accepted baseline has no NUL byte, distinct, named sections with a kernel and a
  * format, a domain that fits, and bounds that mean what the README says
  * (max_ulp >= 0, LO < 0 < HI). */
 #include "fuzz.h"
@@ -39,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(strlen(err) > strlen(path) + 2);
     } else {
         FUZZ_ASSERT(b.count >= 1);
+        FUZZ_ASSERT(memchr(data, '\0', size) == NULL);  /* a NUL would hide text */
         for (size_t i = 0; i < b.count; i++)
             check_entry(&b, i);
         ga_baseline_free(&b);

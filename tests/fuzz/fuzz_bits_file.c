@@ -1,6 +1,6 @@
 /* Files of encodings (io/bits_file.h): a refusal names the file and the
- * line; every encoding read fits the format, and there are no more of them
- * than lines. */
+ * line; an accepted file has no NUL byte, every encoding read fits the
+ * format, and there are no more of them than lines. */
 #include "fuzz.h"
 
 #include "io/bits_file.h"
@@ -24,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         }
         FUZZ_ASSERT(n <= lines);
+        FUZZ_ASSERT(memchr(data, '\0', size) == NULL);  /* a NUL would hide text */
         for (size_t i = 0; i < n; i++)
             FUZZ_ASSERT(ga_fits(f, v[i]));
         free(v);

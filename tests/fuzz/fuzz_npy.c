@@ -1,11 +1,12 @@
 /* NumPy .npy files (io/npy.h), with the format named by the dtype and with
  * each format given: a refusal names the file; an accepted file is exactly
- * its header and its elements, which read back. */
+ * its header (without NUL bytes) and its elements, which read back. */
 #include "fuzz.h"
 
 #include "io/npy.h"
 
-static void open_as(const char *path, const struct ga_format *f, size_t size)
+static void open_as(const char *path, const struct ga_format *f, const uint8_t *data,
+                    size_t size)
 {
     struct ga_array_reader r;
     struct ga_io_error err = { 0 };
@@ -18,6 +19,8 @@ static void open_as(const char *path, const struct ga_format *f, size_t size)
     }
     FUZZ_ASSERT(f == NULL || r.format == f);
     FUZZ_ASSERT(r.data_offset + r.length * ga_element_size(r.format) == size);
+    /* a NUL in the header would hide the rest of a string */
+    FUZZ_ASSERT(r.data_offset >= 10 && memchr(data + 10, '\0', r.data_offset - 10) == NULL);
     if (r.length > 0) {
         FUZZ_ASSERT(ga_array_read(&r, r.length - 1, 1, &x, &err) == GA_IO_OK);
         FUZZ_ASSERT(ga_fits(r.format, x));
@@ -30,9 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char path[64];
     int fd = fuzz_file(data, size, path);
 
-    open_as(path, NULL, size);
+    open_as(path, NULL, data, size);
     for (int id = 0; id < GA_FORMAT_COUNT; id++)
-        open_as(path, ga_format_get((enum ga_format_id)id), size);
+        open_as(path, ga_format_get((enum ga_format_id)id), data, size);
     close(fd);
     return 0;
 }
