@@ -165,7 +165,7 @@ static void test_refusals(void **state)
 {
     char domain[400], name[300], kernel[1200];
 
-    refused(HEAD "max_ulp = 1\nmax_ulp = 2\n", 5, "'max_ulp' is given twice");
+    refused(HEAD "max_ulp = 1\nmax_ulp = 2\n", 5, "'max_ulp' is given twice in this section (first at line 4)");
     refused(HEAD "left_tail.nan = 1\nleft_tail.nan = 1\n", 5, "'left_tail.nan' is given twice");
     refused(HEAD "kernel = tanh\n", 4, "'kernel' is given twice");
     refused(HEAD "[k]\nkernel = tanh\nformat = float32\n", 4, "section [k] is given twice (first at line 1)");
@@ -201,6 +201,10 @@ static void test_refusals(void **state)
     refused("[k]\nformat = float32\n[j]\n", 1, "section [k] has no 'kernel'");
     refused("[k]\nkernel = outputs:o.npy\nformat = float32\n", 1, "needs 'inputs'");
     refused("# nothing\n", 0, "no section");
+    refused("[k]\nkernel = outputs:o.npy\ninputs = i.npy\nformat = float32\ndomain = all\n", 5,
+            "'domain' does not apply to an outputs: kernel");
+    refused("[k]\nkernel = erf\ninputs = i.npy\nformat = float32\n[j]\n", 3,
+            "'inputs' applies only to an outputs: kernel");
     refused_n(HEAD "kernel = erf\0 junk\n", sizeof HEAD + 17, 4, "4:13: NUL byte");
     refused(HEAD "nan = 0\rx\n", 4, "carriage return inside the line");
 

@@ -73,6 +73,14 @@ open(sys.argv[1], 'wb').write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) +
 END
 check "a NUL in an .npy dtype is refused with its byte" \
     refuses "byte 24: control character 0x00 in 'descr'" "$GELU_ACC" grade --format float32 --inputs "$tmp/nul.npy" --outputs "$tmp/nul.npy"
+python3 - "$tmp/none.npy" <<'END'
+import struct, sys
+d = b"{'descr': '<u2', 'fortran_order': False, 'shape': (0,), }"
+h = d.ljust(64 - 10 - 1) + b'\n'
+open(sys.argv[1], 'wb').write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h)
+END
+check "graded files of no element are refused (nothing graded is no pass)" \
+    refuses "none.npy: no elements: nothing to grade" "$GELU_ACC" grade --format bfloat16 --inputs "$tmp/none.npy" --outputs "$tmp/none.npy"
 # 2^32 + 1 elements (a sparse file): more than a sweep's statistics count.
 python3 - "$tmp/big.npy" <<'END'
 import struct, sys

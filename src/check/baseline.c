@@ -42,11 +42,12 @@ static const char *const key_names[KEY_COUNT] = {
     "faithful_interval", "zero_below",
 };
 
-/* Where the reader is: the keys seen in the current section, per region. */
+/* Where the reader is: the line of each key seen in the current section,
+ * per region (0: not seen). */
 struct reader {
     const char *path;
     int line;
-    bool seen[GA_REGION_COUNT + 1][KEY_COUNT];
+    int seen[GA_REGION_COUNT + 1][KEY_COUNT];
     char why[512];
 };
 
@@ -225,8 +226,9 @@ static int parse_key_value(struct reader *rd, struct ga_baseline_entry *e, const
     if (k == KEY_COUNT)
         return refuse(rd, "unknown key '%s'", key);
     if (rd->seen[r][k])
-        return refuse(rd, "'%s' is given twice in this section", key);
-    rd->seen[r][k] = true;
+        return refuse(rd, "'%s' is given twice in this section (first at line %d)", key,
+                      rd->seen[r][k]);
+    rd->seen[r][k] = rd->line;
     if (*value == '\0')
         return refuse(rd, "'%s' has no value", key);
     return k < SETTING_COUNT ? parse_setting(rd, e, (enum key)k, value)
@@ -236,13 +238,24 @@ static int parse_key_value(struct reader *rd, struct ga_baseline_entry *e, const
 static int finish_entry(struct reader *rd, struct ga_baseline_entry *e)
 {
     const char *missing = !e->kernel[0] ? "kernel" : !e->format ? "format" : NULL;
-    bool no_inputs = strncmp(e->kernel, "outputs:", 8) == 0 && !e->inputs[0];
+    bool outputs = strncmp(e->kernel, "outputs:", 8) == 0;
+    int *line = rd->seen[GA_REGION_ALL];
 
-    if (missing || no_inputs)
+    /* a key that would be ignored is refused where it is */
+    if (outputs && line[KEY_DOMAIN]) {
+        rd->line = line[KEY_DOMAIN];
+        return refuse(rd, "section [%s]: 'domain' does not apply to an outputs: kernel "
+                      "(its inputs file is the domain)", e->name);
+    }
+    if (!outputs && line[KEY_INPUTS]) {
+        rd->line = line[KEY_INPUTS];
+        return refuse(rd, "section [%s]: 'inputs' applies only to an outputs: kernel", e->name);
+    }
+    if (missing || (outputs && !e->inputs[0]))
         rd->line = e->line;  /* the section's header is where it goes wrong */
     if (missing)
         return refuse(rd, "section [%s] has no '%s'", e->name, missing);
-    if (no_inputs)
+    if (outputs && !e->inputs[0])
         return refuse(rd, "section [%s]: an outputs kernel needs 'inputs'", e->name);
     if (!e->domain[0])
         snprintf(e->domain, sizeof e->domain, "%s", ga_domain_default(e->format));
