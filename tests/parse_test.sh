@@ -110,6 +110,9 @@ for case in "max_ulp = 1\nmax_ulp = 2\n:6: 'max_ulp' is given twice" \
     baseline "$body"
     check "baseline refusal: ${message#*: }" refuses "$tmp/b.baseline:$message" check_baseline
 done
+printf '# kernels\n[k]\nkernel = erf x\nformat = bfloat16\n' > "$tmp/b.baseline"
+check "a kernel that cannot be opened is named with its section's line" \
+    refuses "$tmp/b.baseline:2: [k]: unknown implementation 'erf x'" check_baseline
 long_domain="range:1:1.$(printf '0%.0s' {1..250})e9"
 printf '[k]\nkernel = erf\nformat = bfloat16\ndomain = %s\n' "$long_domain" > "$tmp/b.baseline"
 check "a 262-character domain is read whole (cut at 255 it read [1, +inf])" \

@@ -24,8 +24,9 @@ static const char help[] =
     "Exit status: 0 every bound holds, 1 a bound was exceeded or a kernel failed,\n"
     "2 usage or input error.\n";
 
-/* Measure one entry into r.  Returns a GA_EXIT_* status. */
-static int measure(const char *baseline_dir, const struct ga_baseline_entry *e,
+/* Measure one entry (of the baseline at path) into r.  Returns a GA_EXIT_*
+ * status; a kernel that cannot be opened is named by its section's line. */
+static int measure(const char *path, const char *baseline_dir, const struct ga_baseline_entry *e,
                    const struct ga_sweep_options *so, struct ga_result *r)
 {
     struct ga_plugin_options po;
@@ -41,7 +42,7 @@ static int measure(const char *baseline_dir, const struct ga_baseline_entry *e,
     ga_plugin_default_options(&po);
     po.name = e->name;
     if (ga_kernel_open(&k, &rq, &io) != GA_IO_OK) {
-        ga_cli_error("check: [%s]: %s", e->name, io.message);
+        ga_cli_error("check: %s:%d: [%s]: %s", path, e->line, e->name, io.message);
         return GA_EXIT_USAGE;
     }
     status = ga_cli_measure("check", e->format, &k.domain, &k.measurement, so, e->name, r);
@@ -126,7 +127,7 @@ int ga_cmd_check(int argc, char **argv)
     baseline_dir = dirname(dir_copy);
     for (size_t i = 0; i < b.count && status != GA_EXIT_USAGE; i++) {
         const struct ga_baseline_entry *e = &b.entries[i];
-        int s = measure(baseline_dir, e, &so, &results[i]);
+        int s = measure(path, baseline_dir, e, &so, &results[i]);
         int n;
 
         if (s != GA_EXIT_OK) {
