@@ -69,8 +69,8 @@ static int collect_inputs(const struct truth_options *o, char **values, int nval
         else if (ga_parse_value(f, values[i], &(*inputs)[i]) != 0) {
             size_t bad_at = 0;
             ga_number_syntax(values[i], &bad_at);
-            ga_cli_error("truth: value %zu: '%s' is not a number (at character %zu; decimal "
-                         "or hex-float, inf, nan: README, \"Numbers\")", i + 1, values[i],
+            ga_cli_error("truth: argument %zu: '%s' is not a number (at character %zu; "
+                         "numbers are decimal or hex-float, inf or nan)", i + 1, values[i],
                          bad_at + 1);
             free(*inputs);
             return -1;
