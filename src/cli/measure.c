@@ -70,8 +70,12 @@ int ga_cli_sweep(const char *cmd, const struct ga_format *f, const struct ga_dom
         ga_cli_error("%s: %s", cmd, read_error(d, m, n));
         return GA_EXIT_USAGE;
     case GA_SWEEP_TOO_LARGE:
-        ga_cli_error("%s: the domain has %" PRIu64 " inputs; a sweep measures at most 2^32 "
-                     "(every float32 encoding)", cmd, d->size);
+        if (d->size > GA_SWEEP_MAX_INPUTS)
+            ga_cli_error("%s: the domain has %" PRIu64 " inputs; a sweep measures at most 2^32 "
+                         "(every float32 encoding)", cmd, d->size);
+        else  /* 2^32 inputs, all in one region */
+            ga_cli_error("%s: one region would count 2^32 inputs, more than the statistics "
+                         "hold (at most 2^32 - 1 per region)", cmd);
         return GA_EXIT_USAGE;
     case GA_SWEEP_BAD_FORMAT:
         ga_cli_error("%s: an implementation has no %s version", cmd, f->name);

@@ -59,7 +59,8 @@ enum ga_sweep_status {
     GA_SWEEP_BAD_FORMAT = -3,           /* an implementation lacks the format */
     GA_SWEEP_ORACLES_DISAGREE = -4,     /* MPFR and fast oracles differ: a bug to report */
     GA_SWEEP_READ_FAILED = -5,          /* a source of inputs or outputs: see its error() */
-    GA_SWEEP_TOO_LARGE = -6,            /* more than GA_SWEEP_MAX_INPUTS inputs */
+    GA_SWEEP_TOO_LARGE = -6,            /* more than GA_SWEEP_MAX_INPUTS inputs, or
+                                           2^32 in one region (graded repeats) */
 };
 
 /* The most inputs one sweep measures: every float32 encoding.  The
