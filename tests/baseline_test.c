@@ -191,6 +191,9 @@ static void test_refusals(void **state)
     refused(HEAD "maxulp = 1\n", 4, "unknown key 'maxulp'");
     refused(HEAD "= 1\n", 4, "expected 'key = value'");
     refused(HEAD "domain =\n", 4, "'domain' has no value");
+    refused(HEAD "domain = random:0\nmax_ulp = 1\n", 4, "domain 'random:0': N 0 is out of range");
+    refused("[k]\nkernel = erf\ndomain = range:1:2e\nformat = bfloat16\n[j]\n", 3,
+            "B '2e' is not a number");
     refused(HEAD "reference = gelu2\n", 4, "unknown reference");
     refused("[k]\nkernel = erf\nformat = float64\n", 3, "unknown format 'float64'");
     refused("kernel = erf\n", 1, "before the first section");

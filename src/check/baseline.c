@@ -235,6 +235,20 @@ static int parse_key_value(struct reader *rd, struct ga_baseline_entry *e, const
                              : parse_bound(rd, e, r, (enum key)k, value);
 }
 
+/* A domain spec is checked where it is written, now that the format is known. */
+static int check_domain(struct reader *rd, const struct ga_baseline_entry *e)
+{
+    struct ga_domain d;
+    char why[sizeof rd->why];
+
+    if (ga_domain_parse(&d, e->domain, e->format, why, sizeof why) != 0) {
+        rd->line = rd->seen[GA_REGION_ALL][KEY_DOMAIN];
+        return refuse(rd, "%s", why);
+    }
+    ga_domain_free(&d);
+    return 0;
+}
+
 static int finish_entry(struct reader *rd, struct ga_baseline_entry *e)
 {
     const char *missing = !e->kernel[0] ? "kernel" : !e->format ? "format" : NULL;
@@ -259,6 +273,8 @@ static int finish_entry(struct reader *rd, struct ga_baseline_entry *e)
         return refuse(rd, "section [%s]: an outputs kernel needs 'inputs'", e->name);
     if (!e->domain[0])
         snprintf(e->domain, sizeof e->domain, "%s", ga_domain_default(e->format));
+    else if (strncmp(e->domain, "file:", 5) != 0)  /* a file is read where it is measured */
+        return check_domain(rd, e);
     return 0;
 }
 
