@@ -7,6 +7,7 @@
 # saved for it; such an input belongs in tests/fuzz/corpus/HARNESS/ once
 # fixed.  Needs clang and libclang-rt-14-dev (scripts/setup.sh --fuzzing).
 # Usage: tests/fuzz/run-fuzzers.sh [HARNESS...]     (default: all of them)
+# FUZZ_BUILD_DIR: the scratch directory (default build/fuzz, emptied first).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${FUZZ_SECONDS:-20}
