@@ -69,6 +69,13 @@ static void test_number_grammar(void **state)
     value_is("1e39", 0x7f800000);
     value_is("INF", 0x7f800000);
     value_is("-Infinity", 0xff800000);
+    /* exponents beyond the long range: MPFR's own reading wrapped around
+     * (found by fuzzing: this was +inf) */
+    value_is(".00001e-400000000000000000000000000000000000000000000000000000000000000000002", 0);
+    value_is("-.1e-99999999999999999999", 0x80000000);
+    value_is("1000e99999999999999999999", 0x7f800000);
+    value_is("0x.00001p-400000000000000000000000000000002", 0);
+    value_is("1e-0000000000000000000000000000000000000001", 0x3dcccccd);
     assert_int_equal(ga_parse_value(f32, "nan", &(ga_bits){ 0 }), 0);
     assert_int_equal(ga_parse_value(f32, "-NaN", &(ga_bits){ 0 }), 0);
     /* MPFR's syntax beyond the README, C suffixes, blanks: refused */

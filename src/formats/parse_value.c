@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -43,9 +44,10 @@ static bool is_word(const char *text, size_t at)
     return false;
 }
 
-/* A decimal or hex-float from *at to the end of text; sets *hex.  Returns
- * 0, or -1 with *at on the first character that breaks the grammar. */
-static int check_digits(const char *text, size_t *at, bool *hex)
+/* A decimal or hex-float from *at to the end of text; sets *hex and
+ * *exp_at (where the exponent's sign or digits start; 0: none).  Returns 0,
+ * or -1 with *at on the first character that breaks the grammar. */
+static int check_digits(const char *text, size_t *at, bool *hex, size_t *exp_at)
 {
     size_t whole, fraction = 0;
 
@@ -61,6 +63,7 @@ static int check_digits(const char *text, size_t *at, bool *hex)
         return -1;
     if (text[*at] == (*hex ? 'p' : 'e') || text[*at] == (*hex ? 'P' : 'E')) {
         (*at)++;
+        *exp_at = *at;
         if (text[*at] == '+' || text[*at] == '-')
             (*at)++;
         if (skip_digits(text, at, false) == 0)
@@ -69,20 +72,21 @@ static int check_digits(const char *text, size_t *at, bool *hex)
     return text[*at] == '\0' ? 0 : -1;
 }
 
-/* 0 and the base (10 or 16; 0 for the words inf and nan), or -1 with
- * *bad_at. */
-static int syntax(const char *text, size_t *bad_at, int *base)
+/* 0 and the base (10 or 16; 0 for the words inf and nan) and where the
+ * exponent starts (0: none), or -1 with *bad_at. */
+static int syntax(const char *text, size_t *bad_at, int *base, size_t *exp_at)
 {
     size_t at = 0;
     bool hex;
 
+    *exp_at = 0;
     if (text[at] == '+' || text[at] == '-')
         at++;
     if (is_word(text, at)) {
         *base = 0;
         return 0;
     }
-    if (check_digits(text, &at, &hex) != 0) {
+    if (check_digits(text, &at, &hex, exp_at) != 0) {
         if (bad_at)
             *bad_at = at;
         return -1;
@@ -94,29 +98,54 @@ static int syntax(const char *text, size_t *bad_at, int *base)
 int ga_number_syntax(const char *text, size_t *bad_at)
 {
     int base;
+    size_t exp_at;
 
-    return syntax(text, bad_at, &base);
+    return syntax(text, bad_at, &base, &exp_at);
 }
 
-/* Read checked text into v (initialized) with rounding rnd; MPFR's ternary. */
-static int read_checked(mpfr_t v, const char *text, int base, mpfr_rnd_t rnd)
+/* Read checked text into v (initialized) with rounding rnd; MPFR's ternary,
+ * or 2 when MPFR stops early or memory runs out.  An exponent beyond
+ * +-10^15 is read as +-10^15: MPFR adds the count of digits to an exponent
+ * it read with strtol, which wraps around at the long range (".1e-99...9"
+ * came out as +inf); the value is 0 or overflows either way. */
+static int read_checked(mpfr_t v, const char *text, int base, size_t exp_at, mpfr_rnd_t rnd)
 {
-    char *end;
-    int inexact = mpfr_strtofr(v, text, &end, base, rnd);
+    static const char clamped[] = "1000000000000000";
+    char *copy = NULL, *end;
+    int inexact;
 
+    if (exp_at) {
+        size_t sign = text[exp_at] == '+' || text[exp_at] == '-';
+        size_t digits = exp_at + sign;
+        while (text[digits] == '0' && text[digits + 1] != '\0')
+            digits++;
+        if (strlen(text + digits) > sizeof clamped - 1
+            || (strlen(text + digits) == sizeof clamped - 1 && strcmp(text + digits, clamped) > 0)) {
+            if (!(copy = malloc(digits + sizeof clamped)))
+                return 2;
+            memcpy(copy, text, digits);
+            memcpy(copy + digits, clamped, sizeof clamped);
+            text = copy;
+        }
+    }
+    inexact = mpfr_strtofr(v, text, &end, base, rnd);
     /* the grammar is a subset of MPFR's: it reads everything */
-    return *end == '\0' ? inexact : 2;
+    if (*end != '\0')
+        inexact = 2;
+    free(copy);
+    return inexact;
 }
 
 int ga_parse_value(const struct ga_format *f, const char *text, ga_bits *out)
 {
     mpfr_t v;
     int base, inexact;
+    size_t exp_at;
 
-    if (syntax(text, NULL, &base) != 0)
+    if (syntax(text, NULL, &base, &exp_at) != 0)
         return -1;
     mpfr_init2(v, 64);
-    inexact = read_checked(v, text, base ? base : 10, MPFR_RNDZ);
+    inexact = read_checked(v, text, base ? base : 10, exp_at, MPFR_RNDZ);
     if (inexact == 2) {
         mpfr_clear(v);
         return -1;
@@ -137,11 +166,12 @@ int ga_parse_real(const char *text, double *out)
 {
     mpfr_t v;
     int base, status = 0;
+    size_t exp_at;
 
-    if (syntax(text, NULL, &base) != 0 || base == 0)
+    if (syntax(text, NULL, &base, &exp_at) != 0 || base == 0)
         return -1;
     mpfr_init2(v, 53);
-    if (read_checked(v, text, base, MPFR_RNDN) == 2) {
+    if (read_checked(v, text, base, exp_at, MPFR_RNDN) == 2) {
         mpfr_clear(v);
         return -1;
     }
