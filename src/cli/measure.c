@@ -13,7 +13,7 @@ int ga_cli_threads(const char *cmd, const char *arg, int *threads)
     uint64_t n;
 
     if (ga_parse_count(arg, 1024, &n) != GA_COUNT_OK || n == 0) {
-        ga_cli_error("%s: --threads takes a decimal number from 1 to 1024, not '%s'", cmd, arg);
+        ga_cli_error("%s: --threads takes a number from 1 to 1024, not '%s'", cmd, arg);
         return -1;
     }
     *threads = (int)n;
