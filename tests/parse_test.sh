@@ -49,7 +49,7 @@ check "hex-float and words still read" \
     bash -c "[ \"\$($GELU_ACC truth --format float32 0x1.8p-3 +Infinity -NAN | cut -d' ' -f1 | tr '\n' ' ')\" = '0x3e400000 0x7f800000 0x7fc00000 ' ]"
 
 # Options.
-check "--threads ' 2' is refused" refuses "--threads takes a decimal number from 1 to 1024" sweep_bf16 --threads ' 2'
+check "--threads ' 2' is refused" refuses "--threads takes a number from 1 to 1024" sweep_bf16 --threads ' 2'
 check "--threads 0x2 is refused" refuses "not '0x2'" sweep_bf16 --threads 0x2
 for bad in 1e999 5x 0 -1 nan inf 86401; do
     check "--timeout $bad is refused" refuses "--timeout takes a number of seconds" \
