@@ -2,6 +2,7 @@
 #include "check/baseline.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -45,7 +46,6 @@ static const char *const key_names[KEY_COUNT] = {
 /* Where the reader is: the line of each key seen in the current section,
  * per region (0: not seen). */
 struct reader {
-    const char *path;
     int line;
     int seen[GA_REGION_COUNT + 1][KEY_COUNT];
     char why[512];
@@ -345,7 +345,7 @@ static int parse_line(struct reader *rd, struct ga_baseline *b, size_t *capacity
 int ga_baseline_read(const char *path, struct ga_baseline *b, char *err, size_t errlen)
 {
     FILE *in = fopen(path, "r");
-    struct reader rd = { .path = path };
+    struct reader rd = { .line = 0 };
     char *line = NULL;
     size_t length = 0, capacity = 0;
     int status = 0;
@@ -361,6 +361,11 @@ int ga_baseline_read(const char *path, struct ga_baseline *b, char *err, size_t 
         const char *why;
         char *text = ga_line_text(line, (size_t)got, &column, &why);
 
+        if (rd.line == INT_MAX) {
+            snprintf(err, errlen, "%s: more than %d lines", path, INT_MAX);
+            status = -1;
+            break;
+        }
         rd.line++;
         if (!text) {
             snprintf(err, errlen, "%s:%d:%zu: %s", path, rd.line, column, why);

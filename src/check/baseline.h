@@ -21,6 +21,14 @@
  *   zero_below = none
  *   left_tail.max_ulp = 2.5         ... and per region (region.h names)
  *
+ * Read strictly (README, "Baselines"): lines as text_line.h reads them; a
+ * comment runs from a '#' that starts the line or follows a blank; section
+ * names are unique; each key appears at most once per section, 'format'
+ * before the bounds, 'inputs' only with outputs: kernels and 'domain' only
+ * without; values that do not fit their field are refused, never cut;
+ * max_ulp is a number >= 0 within the double range or inf, counts are
+ * decimal below 2^64, a faithful interval has LO < 0 < HI.
+ *
  * A bound is exceeded when max_ulp or a count of failures grows, when
  * correctly_rounded falls, when the faithful interval shrinks, or when the
  * input below which every output is 0 moves up. */
