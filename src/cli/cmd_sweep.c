@@ -22,7 +22,8 @@ static const char help[] =
     "  file:PATH        encodings listed in a file, one hexadecimal encoding per line\n"
     "Prints a readable summary, or JSON / CSV (schemas in the README).\n"
     "A plugin kernel runs in worker processes: a crash or a hang (--timeout per\n"
-    "batch, default 10 s) is reported with the inputs where it happened.\n"
+    "batch, default 10 s, at most 86400 s) is reported with the inputs where it\n"
+    "happened.  Numbers and domain fields: README, \"Numbers, domains and bits files\".\n"
     "Exit status: 0 measured, 1 the kernel failed, 2 usage or input error.\n";
 
 int ga_cmd_sweep(int argc, char **argv)
