@@ -50,7 +50,7 @@ static double time_sweep(const struct ga_format *f, const struct ga_domain *d, i
 static double time_bare_loop(const struct ga_format *f, const struct ga_domain *d, int threads)
 {
     const struct ga_impl *impl = ga_catalogue_find("erf");
-    uint64_t chunks = (d->size + GA_SWEEP_CHUNK - 1) / GA_SWEEP_CHUNK, sink = 0;
+    uint64_t chunks = ga_sweep_chunk_count(d->size), sink = 0;
     double t = now();
 
     omp_set_num_threads(threads);

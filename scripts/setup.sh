@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install what a fresh Debian 12 machine lacks for building and testing,
 # then configure and build.
-# Usage: scripts/setup.sh [configure options...]   (e.g. --enable-werror)
+# Usage: scripts/setup.sh [--fuzzing] [configure options...]   (e.g. --enable-werror)
+# --fuzzing also installs clang and its runtimes for tests/fuzz/run-fuzzers.sh.
 #
 # Required (the build and 'make check'): the compiler and Autotools, MPFR,
 # GMP, CMocka, Python 3 with NumPy.  For the checks that skip without them:
@@ -12,6 +13,10 @@ cd "$(dirname "$0")/.."
 required="build-essential autoconf automake libtool pkg-config libmpfr-dev libgmp-dev
 libcmocka-dev python3 python3-numpy"
 optional="chromium fonts-liberation valgrind libtorch-dev libdnnl-dev libsleef-dev libeigen3-dev"
+if [ "${1:-}" = --fuzzing ]; then
+    required="$required clang libclang-rt-14-dev"  # libFuzzer, ASan and UBSan for clang
+    shift
+fi
 
 missing() {
     for p in "$@"; do

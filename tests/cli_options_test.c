@@ -115,10 +115,35 @@ static void test_function_and_oracle(void **state)
     assert_int_equal(oracle, GA_ORACLE_FAST);
 }
 
+/* --timeout: a number of seconds in (0, 86400], no atof leniency. */
+static void test_timeout(void **state)
+{
+    static const char *const bad[] = { "0", "-1", "1e999", "inf", "nan", "5x", "", " 5",
+                                       "86401", "1@2", "0b1", "0x1p-2", "1e3" };
+    struct capture c;
+    double seconds = 7;
+    (void)state;
+    assert_int_equal(ga_cli_timeout("sweep", "0.5", &seconds), 0);
+    assert_true(seconds == 0.5);
+    assert_int_equal(ga_cli_timeout("sweep", "0.25", &seconds), 0);
+    assert_true(seconds == 0.25);
+    assert_int_equal(ga_cli_timeout("sweep", "86400", &seconds), 0);
+    assert_true(seconds == 86400);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[160];
+        capture_start(&c, 2);
+        assert_int_equal(ga_cli_timeout("sweep", bad[i], &seconds), -1);
+        snprintf(want, sizeof want, "gelu-acc: sweep: --timeout takes a decimal number of "
+                 "seconds above 0 and at most 86400, not '%s'\n", bad[i]);
+        assert_string_equal(capture_end(&c), want);
+    }
+}
+
 static void test_threads(void **state)
 {
     static const char *const bad[] = { "0", "1025", "-3", "4x", "", "abc", " ",
-                                       "99999999999999999999", "2.5" };
+                                       "99999999999999999999", "2.5", " 2", "+2", "0x2",
+                                       "2 " };
     struct capture c;
     int threads = 7;
     (void)state;
@@ -337,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_format),
         cmocka_unit_test(test_function_and_oracle),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_timeout),
         cmocka_unit_test(test_digits),
         cmocka_unit_test(test_sweep_statuses),
         cmocka_unit_test(test_measure_and_print),

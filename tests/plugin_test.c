@@ -229,7 +229,7 @@ static void test_load_errors(void **state)
 static void test_parse_timeout(void **state)
 {
     static const char *bad[] = { "", "0", "0.0", "-1", "+1", "1e3", "inf", "nan", "0x10",
-                                 "1.", ".5", " 1", "1 ", "2s", "1e400" };
+                                 "1.", ".5", " 1", "1 ", "2s", "1e400", "86401" };
     double s = -1;
 
     (void)state;

@@ -1,12 +1,15 @@
 /* Reading and writing baseline files (format in baseline.h). */
 #include "check/baseline.h"
 
-#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/parse_value.h"
+#include "io/parse_count.h"
 #include "io/text_line.h"
 #include "isolation/plugin.h"
 #include "report/number_text.h"
@@ -30,221 +33,369 @@ double ga_round_up_4(double x)
     return printed;
 }
 
-static int parse_u64(const char *v, uint64_t *out)
-{
-    char *end;
-    if (!isdigit((unsigned char)*v))
-        return -1;
-    errno = 0;
-    *out = strtoull(v, &end, 10);
-    return errno || *ga_trim(end) ? -1 : 0;
-}
+/* The keys of a section: settings, then the bounds (each also per region). */
+enum key {
+    KEY_KERNEL, KEY_INPUTS, KEY_FORMAT, KEY_REFERENCE, KEY_DOMAIN, KEY_TIMEOUT, KEY_MAX_FAILURES,
+    SETTING_COUNT,
+    KEY_MAX_ULP = SETTING_COUNT, KEY_CORRECT, KEY_FLUSHED, KEY_NAN, KEY_INF, KEY_ZERO_SIGN,
+    KEY_INTERVAL, KEY_ZERO_BELOW, KEY_COUNT
+};
+static const char *const key_names[KEY_COUNT] = {
+    "kernel", "inputs", "format", "reference", "domain", "timeout", "max_failures",
+    "max_ulp", "correctly_rounded", "flushed_to_zero", "nan", "inf", "wrong_zero_sign",
+    "faithful_interval", "zero_below",
+};
 
-/* An encoding or a word standing for "none on this side". */
-static int parse_end(const struct ga_format *f, const char *v, const char *open_word,
-                     bool *has, ga_bits *x)
-{
-    if (strcmp(v, open_word) == 0) {
-        *has = false;
-        return 0;
-    }
-    *has = true;
-    return ga_parse_bits(f, v, x) == 0 ? 0 : -1;
-}
+/* Where the reader is: the line of each key seen in the current section,
+ * per region (0: not seen). */
+struct reader {
+    int line;
+    int seen[GA_REGION_COUNT + 1][KEY_COUNT];
+    char why[512];
+};
 
-static int parse_bound(struct ga_baseline_entry *e, const char *key, char *value,
-                       char *why, size_t whylen)
+__attribute__((format(printf, 2, 3)))
+static int refuse(struct reader *rd, const char *fmt, ...)
 {
-    const struct ga_format *f = e->format;
-    const char *dot = strchr(key, '.');
-    const char *metric = dot ? dot + 1 : key;
-    enum ga_region r = GA_REGION_ALL;
-    struct ga_bounds *b;
+    va_list ap;
 
-    if (dot) {
-        char region[32];
-        snprintf(region, sizeof region, "%.*s", (int)(dot - key), key);
-        if (ga_region_by_name(region, &r) != 0 || r == GA_REGION_ALL) {
-            snprintf(why, whylen, "unknown region '%s'", region);
-            return -1;
-        }
-    }
-    if (!f) {
-        snprintf(why, whylen, "'format' must come before the bounds");
-        return -1;
-    }
-    b = &e->region[r];
-    b->present = true;
-    if (strcmp(metric, "max_ulp") == 0) {
-        char *end;
-        b->has_max_ulp = true;
-        b->max_ulp = strtod(value, &end);
-        if (end == value || *ga_trim(end) || !(b->max_ulp >= 0)) {
-            snprintf(why, whylen, "max_ulp '%s' is not a non-negative number", value);
-            return -1;
-        }
-        return 0;
-    }
-#define COUNT(name, field, flag)                                                     \
-    if (strcmp(metric, name) == 0) {                                                 \
-        b->flag = true;                                                              \
-        if (parse_u64(value, &b->field) != 0) {                                      \
-            snprintf(why, whylen, "%s '%s' is not a count", name, value);            \
-            return -1;                                                               \
-        }                                                                            \
-        return 0;                                                                    \
-    }
-    COUNT("correctly_rounded", correctly_rounded, has_correct)
-    COUNT("flushed_to_zero", flushed_to_zero, has_flushed)
-    COUNT("nan", nan, has_nan)
-    COUNT("inf", inf, has_inf)
-    COUNT("wrong_zero_sign", wrong_zero_sign, has_zero_sign)
-#undef COUNT
-    if (strcmp(metric, "faithful_interval") == 0) {
-        char *lo = strtok(value, " \t"), *hi = strtok(NULL, " \t");
-        struct ga_faithful_interval *fi = &b->faithful_interval;
-        b->has_interval = true;
-        fi->exists = !(lo && strcmp(lo, "none") == 0 && !hi);
-        if (fi->exists && (!lo || !hi || strtok(NULL, " \t")
-                           || parse_end(f, lo, "-inf", &fi->has_lo, &fi->lo) != 0
-                           || parse_end(f, hi, "inf", &fi->has_hi, &fi->hi) != 0)) {
-            snprintf(why, whylen, "faithful_interval takes 'LO HI' (encodings, -inf, inf) or 'none'");
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(metric, "zero_below") == 0) {
-        b->has_zero_below = true;
-        if (parse_end(f, value, "none", &b->zero_below_exists, &b->zero_below) != 0) {
-            snprintf(why, whylen, "zero_below takes an encoding or 'none'");
-            return -1;
-        }
-        return 0;
-    }
-    snprintf(why, whylen, "unknown key '%s'", key);
+    va_start(ap, fmt);
+    vsnprintf(rd->why, sizeof rd->why, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
-static int parse_setting(struct ga_baseline_entry *e, const char *key, char *value,
-                         char *why, size_t whylen)
+/* A value copied into a fixed field, refused rather than cut. */
+static int copy_value(struct reader *rd, char *field, size_t size, const char *key,
+                      const char *value)
 {
-    if (strcmp(key, "kernel") == 0)
-        snprintf(e->kernel, sizeof e->kernel, "%s", value);
-    else if (strcmp(key, "inputs") == 0)
-        snprintf(e->inputs, sizeof e->inputs, "%s", value);
-    else if (strcmp(key, "domain") == 0)
-        snprintf(e->domain, sizeof e->domain, "%s", value);
-    else if (strcmp(key, "timeout") == 0) {
-        if (ga_plugin_parse_timeout(value, &e->timeout_s) != 0) {
-            snprintf(why, whylen, "timeout '%s' is not a positive number of seconds", value);
-            return -1;
-        }
-    } else if (strcmp(key, "max_failures") == 0) {
-        if (ga_sweep_parse_max_failures(value, &e->max_failures) != 0) {
-            snprintf(why, whylen, "max_failures '%s' is not a positive count", value);
-            return -1;
-        }
-    }
-    else if (strcmp(key, "format") == 0) {
-        if (!(e->format = ga_format_by_name(value))) {
-            snprintf(why, whylen, "unknown format '%s' (known: %s)", value, ga_format_names());
-            return -1;
-        }
-    } else if (strcmp(key, "reference") == 0) {
-        if (ga_function_by_name(value, &e->reference) != 0) {
-            snprintf(why, whylen, "unknown reference '%s' (gelu, gelu_tanh)", value);
-            return -1;
-        }
-    } else {
-        return parse_bound(e, key, value, why, whylen);
-    }
+    if (strlen(value) >= size)
+        return refuse(rd, "'%s' is longer than %zu characters", key, size - 1);
+    strcpy(field, value);
     return 0;
 }
 
-static int finish_entry(const char *path, struct ga_baseline_entry *e, char *err, size_t errlen)
+static int parse_count(struct reader *rd, const char *key, const char *value, uint64_t *out)
+{
+    enum ga_count_status st = ga_parse_count(value, UINT64_MAX, out);
+
+    if (st == GA_COUNT_TOO_LARGE)
+        return refuse(rd, "%s '%s' is above 2^64 - 1", key, value);
+    if (st != GA_COUNT_OK)
+        return refuse(rd, "%s '%s' is not a count (decimal digits only)", key, value);
+    return 0;
+}
+
+/* An encoding (not NaN) or a word standing for "none on this side". */
+static int parse_end(struct reader *rd, const struct ga_format *f, const char *key,
+                     const char *v, const char *open_word, bool *has, ga_bits *x)
+{
+    int st;
+
+    *has = strcmp(v, open_word) != 0;
+    if (!*has)
+        return 0;
+    st = ga_parse_bits(f, v, x);
+    if (st == -2)
+        return refuse(rd, "%s: '%s' is wider than %s's %d bits", key, v, f->name, f->bits);
+    if (st != 0)
+        return refuse(rd, "%s: '%s' is not a hexadecimal encoding or '%s'", key, v, open_word);
+    if (ga_is_nan(f, *x))
+        return refuse(rd, "%s: '%s' is a NaN", key, v);
+    return 0;
+}
+
+/* faithful_interval = LO HI (LO < 0 < HI) or none. */
+static int parse_interval(struct reader *rd, const struct ga_format *f, char *value,
+                          struct ga_faithful_interval *fi)
+{
+    char *lo = value, *hi = value + strcspn(value, " \t"), *extra;
+
+    fi->exists = strcmp(value, "none") != 0;
+    if (!fi->exists)
+        return 0;
+    if (*hi)
+        *hi++ = '\0';
+    hi += strspn(hi, " \t");
+    extra = hi + strcspn(hi, " \t");
+    if (!*hi || *extra)
+        return refuse(rd, "faithful_interval takes 'LO HI' (encodings, -inf, inf) or 'none'");
+    if (parse_end(rd, f, "faithful_interval", lo, "-inf", &fi->has_lo, &fi->lo) != 0
+        || parse_end(rd, f, "faithful_interval", hi, "inf", &fi->has_hi, &fi->hi) != 0)
+        return -1;
+    if (fi->has_lo && !(ga_decode(f, fi->lo) < 0))
+        return refuse(rd, "faithful_interval: LO %s is not below 0 (the interval is "
+                      "'LO HI' with LO < 0 < HI)", lo);
+    if (fi->has_hi && !(ga_decode(f, fi->hi) > 0))
+        return refuse(rd, "faithful_interval: HI %s is not above 0 (the interval is "
+                      "'LO HI' with LO < 0 < HI)", hi);
+    return 0;
+}
+
+static int parse_max_ulp(struct reader *rd, const char *value, double *out)
+{
+    int st;
+
+    if (strcmp(value, "inf") == 0) {  /* written for an infinite error */
+        *out = INFINITY;
+        return 0;
+    }
+    st = ga_parse_real(value, out);
+    if (st == -2)
+        return refuse(rd, "max_ulp '%s' is beyond the double range (write inf for no bound)",
+                      value);
+    if (st != 0 || *out < 0)
+        return refuse(rd, "max_ulp '%s' is not a non-negative number", value);
+    return 0;
+}
+
+static int parse_bound(struct reader *rd, struct ga_baseline_entry *e, enum ga_region r,
+                       enum key k, char *value)
+{
+    const struct ga_format *f = e->format;
+    struct ga_bounds *b = &e->region[r];
+
+    if (!f)
+        return refuse(rd, "'format' must come before the bounds");
+    b->present = true;
+    switch (k) {
+    case KEY_MAX_ULP:
+        b->has_max_ulp = true;
+        return parse_max_ulp(rd, value, &b->max_ulp);
+    case KEY_CORRECT:
+        b->has_correct = true;
+        return parse_count(rd, key_names[k], value, &b->correctly_rounded);
+    case KEY_FLUSHED:
+        b->has_flushed = true;
+        return parse_count(rd, key_names[k], value, &b->flushed_to_zero);
+    case KEY_NAN:
+        b->has_nan = true;
+        return parse_count(rd, key_names[k], value, &b->nan);
+    case KEY_INF:
+        b->has_inf = true;
+        return parse_count(rd, key_names[k], value, &b->inf);
+    case KEY_ZERO_SIGN:
+        b->has_zero_sign = true;
+        return parse_count(rd, key_names[k], value, &b->wrong_zero_sign);
+    case KEY_INTERVAL:
+        b->has_interval = true;
+        return parse_interval(rd, f, value, &b->faithful_interval);
+    default:
+        b->has_zero_below = true;
+        return parse_end(rd, f, "zero_below", value, "none", &b->zero_below_exists,
+                         &b->zero_below);
+    }
+}
+
+static int parse_setting(struct reader *rd, struct ga_baseline_entry *e, enum key k,
+                         char *value)
+{
+    switch (k) {
+    case KEY_KERNEL:
+        return copy_value(rd, e->kernel, sizeof e->kernel, "kernel", value);
+    case KEY_INPUTS:
+        return copy_value(rd, e->inputs, sizeof e->inputs, "inputs", value);
+    case KEY_DOMAIN:
+        return copy_value(rd, e->domain, sizeof e->domain, "domain", value);
+    case KEY_FORMAT:
+        if (!(e->format = ga_format_by_name(value)))
+            return refuse(rd, "unknown format '%s' (known: %s)", value, ga_format_names());
+        return 0;
+    case KEY_TIMEOUT:
+        if (ga_plugin_parse_timeout(value, &e->timeout_s) != 0)
+            return refuse(rd, "timeout '%s' is not a decimal number of seconds above 0 and at "
+                          "most %d", value, GA_PLUGIN_MAX_TIMEOUT);
+        return 0;
+    case KEY_MAX_FAILURES:
+        if (ga_sweep_parse_max_failures(value, &e->max_failures) != 0)
+            return refuse(rd, "max_failures '%s' is not a count above 0 (decimal digits only)",
+                          value);
+        return 0;
+    default:
+        if (ga_function_by_name(value, &e->reference) != 0)
+            return refuse(rd, "unknown reference '%s' (gelu, gelu_tanh)", value);
+        return 0;
+    }
+}
+
+/* key = value: "[REGION.]KEY", each at most once per section. */
+static int parse_key_value(struct reader *rd, struct ga_baseline_entry *e, const char *key,
+                           char *value)
+{
+    const char *dot = strchr(key, '.');
+    const char *name = dot ? dot + 1 : key;
+    enum ga_region r = GA_REGION_ALL;
+    int k;
+
+    if (dot) {
+        char region[32] = "";
+        if ((size_t)(dot - key) < sizeof region)
+            memcpy(region, key, (size_t)(dot - key));
+        if (ga_region_by_name(region, &r) != 0 || r == GA_REGION_ALL)
+            return refuse(rd, "unknown region '%.*s' in '%s'", (int)(dot - key), key, key);
+    }
+    for (k = dot ? SETTING_COUNT : 0; k < KEY_COUNT && strcmp(name, key_names[k]) != 0; k++)
+        continue;
+    if (k == KEY_COUNT)
+        return refuse(rd, "unknown key '%s'", key);
+    if (rd->seen[r][k])
+        return refuse(rd, "'%s' is given twice in this section (first at line %d)", key,
+                      rd->seen[r][k]);
+    rd->seen[r][k] = rd->line;
+    if (*value == '\0')
+        return refuse(rd, "'%s' has no value", key);
+    return k < SETTING_COUNT ? parse_setting(rd, e, (enum key)k, value)
+                             : parse_bound(rd, e, r, (enum key)k, value);
+}
+
+/* A domain spec is checked where it is written, now that the format is known. */
+static int check_domain(struct reader *rd, const struct ga_baseline_entry *e)
+{
+    struct ga_domain d;
+    char why[sizeof rd->why];
+
+    if (ga_domain_parse(&d, e->domain, e->format, why, sizeof why) != 0) {
+        rd->line = rd->seen[GA_REGION_ALL][KEY_DOMAIN];
+        return refuse(rd, "%s", why);
+    }
+    ga_domain_free(&d);
+    return 0;
+}
+
+static int finish_entry(struct reader *rd, struct ga_baseline_entry *e)
 {
     const char *missing = !e->kernel[0] ? "kernel" : !e->format ? "format" : NULL;
+    bool outputs = strncmp(e->kernel, "outputs:", 8) == 0;
+    int *line = rd->seen[GA_REGION_ALL];
 
-    if (missing) {
-        snprintf(err, errlen, "%s:%d: section [%s] has no '%s'", path, e->line, e->name, missing);
-        return -1;
+    /* a key that would be ignored is refused where it is */
+    if (outputs && line[KEY_DOMAIN]) {
+        rd->line = line[KEY_DOMAIN];
+        return refuse(rd, "section [%s]: 'domain' does not apply to an outputs: kernel "
+                      "(its inputs file is the domain)", e->name);
     }
-    if (strncmp(e->kernel, "outputs:", 8) == 0 && !e->inputs[0]) {
-        snprintf(err, errlen, "%s:%d: section [%s]: an outputs kernel needs 'inputs'", path,
-                 e->line, e->name);
-        return -1;
+    if (!outputs && line[KEY_INPUTS]) {
+        rd->line = line[KEY_INPUTS];
+        return refuse(rd, "section [%s]: 'inputs' applies only to an outputs: kernel", e->name);
     }
+    if (missing || (outputs && !e->inputs[0]))
+        rd->line = e->line;  /* the section's header is where it goes wrong */
+    if (missing)
+        return refuse(rd, "section [%s] has no '%s'", e->name, missing);
+    if (outputs && !e->inputs[0])
+        return refuse(rd, "section [%s]: an outputs kernel needs 'inputs'", e->name);
     if (!e->domain[0])
         snprintf(e->domain, sizeof e->domain, "%s", ga_domain_default(e->format));
+    else if (strncmp(e->domain, "file:", 5) != 0)  /* a file is read where it is measured */
+        return check_domain(rd, e);
     return 0;
+}
+
+/* [name]: a new entry. */
+static int start_entry(struct reader *rd, struct ga_baseline *b, size_t *capacity,
+                       char *text)
+{
+    size_t len = strlen(text);
+    struct ga_baseline_entry *e;
+
+    if (len < 3 || text[len - 1] != ']' || strcspn(text + 1, "[]") != len - 2)
+        return refuse(rd, "expected a section header '[name]'");
+    text[len - 1] = '\0';
+    text++;
+    if (text[0] == ' ' || text[0] == '\t' || text[len - 3] == ' ' || text[len - 3] == '\t')
+        return refuse(rd, "blanks around the section name '%s'", text);
+    if (len - 2 >= sizeof e->name)
+        return refuse(rd, "section name longer than %zu characters", sizeof e->name - 1);
+    for (size_t i = 0; i < b->count; i++)
+        if (strcmp(b->entries[i].name, text) == 0)
+            return refuse(rd, "section [%s] is given twice (first at line %d)", text,
+                          b->entries[i].line);
+    if (b->count == *capacity) {
+        size_t wanted = *capacity ? 2 * *capacity : 8;
+        struct ga_baseline_entry *bigger = realloc(b->entries, wanted * sizeof *bigger);
+        if (!bigger)
+            return refuse(rd, "out of memory");
+        b->entries = bigger;
+        *capacity = wanted;
+    }
+    e = &b->entries[b->count++];
+    memset(e, 0, sizeof *e);
+    e->reference = GA_GELU;
+    e->line = rd->line;
+    strcpy(e->name, text);
+    memset(rd->seen, 0, sizeof rd->seen);
+    return 0;
+}
+
+/* One line, already without its newline and blanks. */
+static int parse_line(struct reader *rd, struct ga_baseline *b, size_t *capacity, char *text)
+{
+    struct ga_baseline_entry *e = b->count ? &b->entries[b->count - 1] : NULL;
+    char *eq;
+
+    /* a comment runs from a '#' that starts the line or follows a blank */
+    for (char *c = text; (c = strchr(c, '#')) != NULL; c++)
+        if (c == text || c[-1] == ' ' || c[-1] == '\t') {
+            *c = '\0';
+            break;
+        }
+    text = ga_trim(text);
+    if (*text == '\0')
+        return 0;
+    if (*text == '[') {
+        if (e && finish_entry(rd, e) != 0)
+            return -1;
+        return start_entry(rd, b, capacity, text);
+    }
+    if (!e)
+        return refuse(rd, "a setting before the first section '[name]'");
+    if (!(eq = strchr(text, '=')) || eq == text)
+        return refuse(rd, "expected 'key = value'");
+    *eq = '\0';
+    return parse_key_value(rd, e, ga_trim(text), ga_trim(eq + 1));
 }
 
 int ga_baseline_read(const char *path, struct ga_baseline *b, char *err, size_t errlen)
 {
     FILE *in = fopen(path, "r");
+    struct reader rd = { .line = 0 };
     char *line = NULL;
     size_t length = 0, capacity = 0;
-    int number = 0, status = 0;
-    struct ga_baseline_entry *e = NULL;
+    int status = 0;
+    ssize_t got;
 
     memset(b, 0, sizeof *b);
     if (!in) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
-    while (status == 0 && getline(&line, &length, in) != -1) {
-        char *text = ga_trim(line), *eq, why[256];
-        number++;
-        if (*text == '\0' || *text == '#')
-            continue;
-        if (*text == '[') {
-            char *close = strchr(text, ']');
-            if (!close || close == text + 1 || *ga_trim(close + 1)) {
-                snprintf(err, errlen, "%s:%d: expected a section header '[name]'", path, number);
-                status = -1;
-                break;
-            }
-            if (e && finish_entry(path, e, err, errlen) != 0) {
-                status = -1;
-                break;
-            }
-            if (b->count == capacity) {
-                size_t wanted = capacity ? 2 * capacity : 8;
-                struct ga_baseline_entry *bigger = realloc(b->entries, wanted * sizeof *bigger);
-                if (!bigger) {
-                    snprintf(err, errlen, "%s:%d: out of memory", path, number);
-                    status = -1;
-                    break;
-                }
-                b->entries = bigger;
-                capacity = wanted;
-            }
-            e = &b->entries[b->count++];
-            memset(e, 0, sizeof *e);
-            e->reference = GA_GELU;
-            e->line = number;
-            snprintf(e->name, sizeof e->name, "%.*s", (int)(close - text - 1), text + 1);
-            continue;
+    while (status == 0 && (got = getline(&line, &length, in)) != -1) {
+        size_t column;
+        const char *why;
+        char *text = ga_line_text(line, (size_t)got, &column, &why);
+
+        if (rd.line == INT_MAX) {
+            snprintf(err, errlen, "%s: more than %d lines", path, INT_MAX);
+            status = -1;
+            break;
         }
-        if (!e) {
-            snprintf(err, errlen, "%s:%d: a setting before the first section '[name]'", path, number);
+        rd.line++;
+        if (!text) {
+            snprintf(err, errlen, "%s:%d:%zu: %s", path, rd.line, column, why);
             status = -1;
-        } else if (!(eq = strchr(text, '='))) {
-            snprintf(err, errlen, "%s:%d: expected 'key = value'", path, number);
+        } else if (parse_line(&rd, b, &capacity, text) != 0) {
+            snprintf(err, errlen, "%s:%d: %s", path, rd.line, rd.why);
             status = -1;
-        } else {
-            char *hash = strstr(eq, " #");  /* trailing comments, as the writer adds */
-            if (hash)
-                *hash = '\0';
-            *eq = '\0';
-            if (parse_setting(e, ga_trim(text), ga_trim(eq + 1), why, sizeof why) != 0) {
-                snprintf(err, errlen, "%s:%d: %s", path, number, why);
-                status = -1;
-            }
         }
     }
-    if (status == 0 && e)
-        status = finish_entry(path, e, err, errlen);
+    if (status == 0 && ferror(in)) {
+        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+        status = -1;
+    }
+    if (status == 0 && b->count && finish_entry(&rd, &b->entries[b->count - 1]) != 0) {
+        snprintf(err, errlen, "%s:%d: %s", path, rd.line, rd.why);
+        status = -1;
+    }
     if (status == 0 && b->count == 0) {
         snprintf(err, errlen, "%s: no section: a baseline lists kernels as '[name]' sections", path);
         status = -1;

@@ -23,6 +23,14 @@
  *   zero_below = none
  *   left_tail.max_ulp = 2.5         ... and per region (region.h names)
  *
+ * Read strictly (README, "Baselines"): lines as text_line.h reads them; a
+ * comment runs from a '#' that starts the line or follows a blank; section
+ * names are unique; each key appears at most once per section, 'format'
+ * before the bounds, 'inputs' only with outputs: kernels and 'domain' only
+ * without; values that do not fit their field are refused, never cut;
+ * max_ulp is a number >= 0 within the double range or inf, counts are
+ * decimal below 2^64, a faithful interval has LO < 0 < HI.
+ *
  * A bound is exceeded when max_ulp or a count of failures grows, when
  * correctly_rounded falls, when the faithful interval shrinks, or when the
  * input below which every output is 0 moves up. */
@@ -33,6 +41,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sweep/domain.h"
 #include "sweep/stats.h"
 
 /* The bounds of one region (or all inputs). */
@@ -54,7 +63,7 @@ struct ga_baseline_entry {
     char inputs[1024];             /* for outputs: kernels */
     const struct ga_format *format;
     enum ga_function reference;
-    char domain[256];
+    char domain[GA_DOMAIN_SPEC_LEN];
     double timeout_s;              /* 0: not given */
     uint64_t max_failures;         /* 0: not given */
     struct ga_bounds region[GA_REGION_COUNT + 1];  /* [GA_REGION_ALL]: all inputs */

@@ -32,8 +32,9 @@ struct overrides {
     uint64_t max_failures;
 };
 
-/* Measure one entry into r.  Returns a GA_EXIT_* status. */
-static int measure(const char *baseline_dir, const struct ga_baseline_entry *e,
+/* Measure one entry (of the baseline at path) into r.  Returns a GA_EXIT_*
+ * status; a kernel that cannot be opened is named by its section's line. */
+static int measure(const char *path, const char *baseline_dir, const struct ga_baseline_entry *e,
                    const struct ga_sweep_options *options, const struct overrides *cli,
                    struct ga_result *r)
 {
@@ -54,7 +55,7 @@ static int measure(const char *baseline_dir, const struct ga_baseline_entry *e,
         po.timeout_s = cli->timeout_s > 0 ? cli->timeout_s : e->timeout_s;
     so.max_failures = cli->max_failures > 0 ? cli->max_failures : e->max_failures;
     if (ga_kernel_open(&k, &rq, &io) != GA_IO_OK) {
-        ga_cli_error("check: [%s]: %s", e->name, io.message);
+        ga_cli_error("check: %s:%d: [%s]: %s", path, e->line, e->name, io.message);
         return GA_EXIT_USAGE;
     }
     ga_cli_warn_undeclared("check", &k, e->format);
@@ -137,9 +138,7 @@ int ga_cmd_check(int argc, char **argv)
                 return GA_EXIT_USAGE;
             break;
         case 'T':
-            if (ga_plugin_parse_timeout(optarg, &cli.timeout_s) != 0) {
-                ga_cli_error("check: --timeout takes a positive number of seconds, not '%s'",
-                             optarg);
+            if (ga_cli_timeout("check", optarg, &cli.timeout_s) != 0) {
                 return GA_EXIT_USAGE;
             }
             break;
@@ -176,7 +175,7 @@ int ga_cmd_check(int argc, char **argv)
     baseline_dir = dirname(dir_copy);
     for (size_t i = 0; i < b.count && status != GA_EXIT_USAGE; i++) {
         const struct ga_baseline_entry *e = &b.entries[i];
-        int s = measure(baseline_dir, e, &so, &cli, &results[i]);
+        int s = measure(path, baseline_dir, e, &so, &cli, &results[i]);
         int n;
 
         if (s != GA_EXIT_OK) {

@@ -215,6 +215,36 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     return status;
 }
 
+/* --formats: names separated by commas, each known and given once. */
+static int check_formats(const char *formats, char *list, size_t size)
+{
+    const struct ga_format *seen[GA_FORMAT_COUNT];
+    size_t n = 0;
+
+    if (strlen(formats) >= size) {
+        ga_cli_error("report: --formats is longer than %zu characters", size - 1);
+        return -1;
+    }
+    for (const char *name = formats;; name++) {
+        size_t len = strcspn(name, ",");
+        const struct ga_format *f;
+
+        snprintf(list, size, "%.*s", (int)len, name);
+        if (!(f = ga_cli_format(list)))
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            if (seen[i] == f) {
+                ga_cli_error("report: --formats names %s twice", f->name);
+                return -1;
+            }
+        seen[n++] = f;
+        name += len;
+        if (*name == '\0')
+            break;
+    }
+    return 0;
+}
+
 int ga_cmd_report(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -234,7 +264,7 @@ int ga_cmd_report(int argc, char **argv)
     struct ga_io_error io;
     struct ga_report_marker measured;
     bool force = false;
-    char list[256], how[512];
+    char list[256], how[GA_DOMAIN_SPEC_LEN + 64];
     int opt, status = GA_EXIT_OK;
     const struct ga_format *written[GA_FORMAT_COUNT];
     size_t nwritten = 0;
@@ -268,10 +298,8 @@ int ga_cmd_report(int argc, char **argv)
                      dir ? argv[optind] : "");
         return GA_EXIT_USAGE;
     }
-    snprintf(list, sizeof list, "%s", formats);
-    for (char *name = strtok(list, ","); name; name = strtok(NULL, ","))
-        if (!ga_cli_format(name))
-            return GA_EXIT_USAGE;
+    if (check_formats(formats, list, sizeof list) != 0)
+        return GA_EXIT_USAGE;
     if (prepare_dir(dir, force) != 0)
         return GA_EXIT_USAGE;
     if (ga_report_marker_read(dir, &measured, &io) != GA_IO_OK) {

@@ -23,9 +23,10 @@ static const char help[] =
     "  file:PATH        encodings listed in a file, one hexadecimal encoding per line\n"
     "Prints a readable summary, or JSON / CSV (schemas in the README).\n"
     "A plugin kernel runs in worker processes: a crash, a hang (--timeout per\n"
-    "batch, default 10 s), an access past its arrays or an output that depends\n"
-    "on its position in the batch is reported with the inputs where it happened.\n"
-    "--max-failures K stops at the Kth failed batch in domain order.\n"
+    "batch, default 10 s, at most 86400 s), an access past its arrays or an output\n"
+    "that depends on its position in the batch is reported with the inputs where\n"
+    "it happened.  --max-failures K stops at the Kth failed batch in domain order.\n"
+    "Numbers and domain fields: README, \"Numbers, domains and bits files\".\n"
     "Exit status: 0 measured, 1 the kernel failed, 2 usage or input error.\n";
 
 int ga_cmd_sweep(int argc, char **argv)
@@ -64,10 +65,8 @@ int ga_cmd_sweep(int argc, char **argv)
         case 'i': impl_name = optarg; break;
         case 'k': kernel = optarg; break;
         case 'T':
-            if (ga_plugin_parse_timeout(optarg, &po.timeout_s) != 0) {
-                ga_cli_error("sweep: --timeout takes a positive number of seconds, not '%s'", optarg);
+            if (ga_cli_timeout("sweep", optarg, &po.timeout_s) != 0)
                 return GA_EXIT_USAGE;
-            }
             break;
         case 'm':
             if (ga_sweep_parse_max_failures(optarg, &so.max_failures) != 0) {

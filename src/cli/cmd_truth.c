@@ -11,11 +11,12 @@
 
 static const char help[] =
     "usage: gelu-acc truth --format FORMAT [--function gelu|gelu_tanh] [--oracle fast|mpfr]\n"
-    "                      (VALUE... | --all | --bits --input FILE)\n"
+    "                      (VALUE... | --all | --bits --input FILE) [-- VALUE...]\n"
     "\n"
     "Prints, for each input, the input encoding, the correctly rounded (to nearest,\n"
     "ties to even) result encoding, the input and the result in decimal.\n"
     "  VALUE          decimal or hex-float (0x1.8p-3), nan, inf, -inf; rounded to FORMAT\n"
+    "  --             ends the options: what follows are values\n"
     "  --all          every encoding of a 16-bit format, in encoding order\n"
     "  --bits         read encodings, one hexadecimal encoding per line, from --input\n"
     "  --input FILE   the file of encodings ('-' for standard input)\n"
@@ -66,7 +67,11 @@ static int collect_inputs(const struct truth_options *o, char **values, int nval
         if (o->all)
             (*inputs)[i] = (ga_bits)i;
         else if (ga_parse_value(f, values[i], &(*inputs)[i]) != 0) {
-            ga_cli_error("truth: argument %zu: '%s' is not a number", i + 1, values[i]);
+            size_t bad_at = 0;
+            ga_number_syntax(values[i], &bad_at);
+            ga_cli_error("truth: argument %zu: '%s' is not a number (at character %zu; "
+                         "numbers are decimal or hex-float, inf or nan)", i + 1, values[i],
+                         bad_at + 1);
             free(*inputs);
             return -1;
         }
@@ -128,6 +133,11 @@ int ga_cmd_truth(int argc, char **argv)
         return GA_EXIT_USAGE;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {  /* the rest are values, even "--all" */
+            while (++i < argc)
+                values[nvalues++] = argv[i];
+            break;
+        }
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes_value = strcmp(a, "--format") == 0 || strcmp(a, "--function") == 0
                         || strcmp(a, "--oracle") == 0 || strcmp(a, "--input") == 0;

@@ -1,16 +1,17 @@
 /* What the measuring commands share: running a sweep with a progress line,
  * turning its failures into messages, and printing a result. */
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "cli/measure.h"
 #include "cli/progress.h"
+#include "io/parse_count.h"
 
 int ga_cli_threads(const char *cmd, const char *arg, int *threads)
 {
-    char *end;
-    long n = strtol(arg, &end, 10);
+    uint64_t n;
 
-    if (*end != '\0' || n <= 0 || n > 1024) {
+    if (ga_parse_count(arg, 1024, &n) != GA_COUNT_OK || n == 0) {
         ga_cli_error("%s: --threads takes a number from 1 to 1024, not '%s'", cmd, arg);
         return -1;
     }
@@ -25,6 +26,16 @@ void ga_cli_warn_undeclared(const char *cmd, const struct ga_kernel *k,
         ga_cli_error("%s: warning: %s: the library does not declare the kernel's format "
                      "(GELU_ACC_KERNEL_F32 and kin, <gelu-acc/kernel.h>): it cannot be checked "
                      "to be a %s kernel", cmd, k->measurement.impl->name, f->name);
+}
+
+int ga_cli_timeout(const char *cmd, const char *arg, double *seconds)
+{
+    if (ga_plugin_parse_timeout(arg, seconds) != 0) {
+        ga_cli_error("%s: --timeout takes a decimal number of seconds above 0 and at most %d, "
+                     "not '%s'", cmd, GA_PLUGIN_MAX_TIMEOUT, arg);
+        return -1;
+    }
+    return 0;
 }
 
 /* The message of the source that failed: the domain's or an output's. */
@@ -65,6 +76,14 @@ int ga_cli_sweep(const char *cmd, const struct ga_format *f, const struct ga_dom
         break;
     case GA_SWEEP_READ_FAILED:
         ga_cli_error("%s: %s", cmd, read_error(d, m, n));
+        return GA_EXIT_USAGE;
+    case GA_SWEEP_TOO_LARGE:
+        if (d->size > GA_SWEEP_MAX_INPUTS)
+            ga_cli_error("%s: the domain has %" PRIu64 " inputs; a sweep measures at most 2^32 "
+                         "(every float32 encoding)", cmd, d->size);
+        else  /* 2^32 inputs, all in one region */
+            ga_cli_error("%s: one region would count 2^32 inputs, more than the statistics "
+                         "hold (at most 2^32 - 1 per region)", cmd);
         return GA_EXIT_USAGE;
     case GA_SWEEP_BAD_FORMAT:
         ga_cli_error("%s: an implementation has no %s version", cmd, f->name);

@@ -7,13 +7,17 @@
 
 enum ga_cli_form { GA_CLI_TEXT, GA_CLI_JSON, GA_CLI_CSV };
 
-/* --threads N: 0 and a message on success/failure as -1. */
+/* --threads N (decimal, 1 to 1024): 0, or -1 and a message. */
 int ga_cli_threads(const char *cmd, const char *arg, int *threads);
 
 /* The warning for a plugin kernel whose library does not declare its
  * format (nothing for other kernels). */
 void ga_cli_warn_undeclared(const char *cmd, const struct ga_kernel *k,
                             const struct ga_format *f);
+
+/* --timeout SECONDS (ga_plugin_parse_timeout: a decimal number, 0 < SECONDS
+ * <= one day): 0, or -1 and a message. */
+int ga_cli_timeout(const char *cmd, const char *arg, double *seconds);
 
 /* Run ga_sweep_run with a progress line; failures become messages.
  * Returns a GA_EXIT_* status. */

@@ -26,19 +26,26 @@ int ga_read_bits_file(const char *path, const struct ga_format *f, ga_bits **out
     const char *name = from_stdin ? "<stdin>" : path;
     FILE *in = from_stdin ? stdin : fopen(path, "r");
     ga_bits *array = NULL;
-    size_t n = 0, capacity = 0, line_number = 0, length = 0;
+    size_t n = 0, capacity = 0, line_number = 0, length = 0, column;
     char *line = NULL;
+    const char *why;
+    ssize_t got;
     int status = 0;
 
     if (!in) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
-    while (getline(&line, &length, in) != -1) {
-        char *text = ga_trim(line);
+    while ((got = getline(&line, &length, in)) != -1) {
+        char *text = ga_line_text(line, (size_t)got, &column, &why);
         int parsed;
 
         line_number++;
+        if (!text) {
+            snprintf(err, errlen, "%s:%zu:%zu: %s", name, line_number, column, why);
+            status = -1;
+            break;
+        }
         if (*text == '\0' || *text == '#')
             continue;
         if (n == capacity && grow(&array, &capacity) != 0) {
@@ -51,8 +58,8 @@ int ga_read_bits_file(const char *path, const struct ga_format *f, ga_bits **out
             snprintf(err, errlen, "%s:%zu: encoding '%.40s' is wider than %s's %d bits",
                      name, line_number, text, f->name, f->bits);
         else if (parsed != 0)
-            snprintf(err, errlen, "%s:%zu: '%.40s' is not a hexadecimal encoding",
-                     name, line_number, text);
+            snprintf(err, errlen, "%s:%zu: '%.40s' is not a hexadecimal encoding "
+                     "(one per line: hex digits after an optional 0x)", name, line_number, text);
         if (parsed != 0) {
             status = -1;
             break;

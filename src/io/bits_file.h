@@ -1,5 +1,7 @@
 /* Text files of encodings: one hexadecimal encoding per line ("0x3f80" or
- * "3f80"); blank lines and lines starting with '#' are skipped. */
+ * "3f80", no sign, at most the format's bits), blanks (spaces, tabs) around
+ * it; blank lines and lines whose first non-blank character is '#' are
+ * skipped.  Lines as text_line.h reads them (no NUL, CRLF allowed). */
 #ifndef GA_BITS_FILE_H
 #define GA_BITS_FILE_H
 

@@ -112,6 +112,8 @@ static int parse_string(struct parser *p, char *out, const char *what)
         int c = peek(p);
         if (c < 0 || c == '\n')
             return fail_at(p, GA_IO_MALFORMED, "unterminated string in %s", what);
+        if (c < 0x20 || c == 0x7f)  /* a NUL would end the C string early */
+            return fail_at(p, GA_IO_MALFORMED, "control character 0x%02x in %s", c, what);
         if (c == '\\')
             return fail_at(p, GA_IO_MALFORMED, "escape sequence in %s: not read here", what);
         p->pos++;

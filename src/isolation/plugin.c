@@ -57,7 +57,7 @@ int ga_plugin_parse_timeout(const char *text, double *seconds)
     if (*c != '\0')
         return -1;
     v = strtod(text, &end);
-    if (*end != '\0' || !(v > 0) || !isfinite(v))
+    if (*end != '\0' || !(v > 0) || !(v <= GA_PLUGIN_MAX_TIMEOUT))
         return -1;
     *seconds = v;
     return 0;

@@ -63,8 +63,10 @@ void ga_plugin_default_options(struct ga_plugin_options *opt);
 
 struct ga_plugin;
 
-/* A timeout as users write it: a positive finite decimal number of seconds
- * ("10", "0.5"; no sign, exponent, hex, inf or nan).  0, or -1. */
+/* A timeout as users write it, on the command line and in baselines: a
+ * decimal number of seconds above 0 and at most GA_PLUGIN_MAX_TIMEOUT ("10",
+ * "0.5"; no sign, exponent, hex, inf or nan).  0, or -1. */
+#define GA_PLUGIN_MAX_TIMEOUT 86400
 int ga_plugin_parse_timeout(const char *text, double *seconds);
 
 /* The shortest decimal text that reads back as seconds; returns buf (32

@@ -21,7 +21,7 @@ struct ga_result {
     const struct ga_format *format;
     enum ga_function approximates, reference;
     bool real;                       /* a real library, not a model (real/real.h) */
-    char domain[256];
+    char domain[GA_DOMAIN_SPEC_LEN];
     enum ga_oracle oracle;
     struct ga_summary region[GA_REGION_COUNT + 1];  /* [GA_REGION_ALL]: every input */
     bool failed;

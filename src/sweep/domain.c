@@ -1,6 +1,5 @@
 #include "sweep/domain.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +7,7 @@
 
 #include "formats/parse_value.h"
 #include "io/bits_file.h"
+#include "io/parse_count.h"
 
 const char *ga_domain_default(const struct ga_format *f)
 {
@@ -35,42 +35,45 @@ static uint64_t mix(uint64_t z)
     return z ^ (z >> 31);
 }
 
-static int parse_count(const char *text, uint64_t *out)
+/* One number of range:A:B; len bytes of text. */
+static int range_end(struct ga_domain *d, const char *which, const char *text, size_t len,
+                     ga_bits *x, char *err, size_t errlen)
 {
-    char *end;
-    unsigned long long v;
+    char *copy = strndup(text, len);
+    size_t bad_at = 0;
+    int status = 0;
 
-    if (*text == '\0' || *text == '-')
+    if (!copy) {
+        snprintf(err, errlen, "domain '%s': out of memory", d->spec);
         return -1;
-    errno = 0;
-    v = strtoull(text, &end, 0);
-    if (errno || *end != '\0')
-        return -1;
-    *out = v;
-    return 0;
+    }
+    if (ga_number_syntax(copy, &bad_at) != 0) {
+        snprintf(err, errlen, "domain '%s': %s '%s' is not a number (at character %zu; "
+                 "numbers are decimal or hex-float)", d->spec, which, copy, bad_at + 1);
+        status = -1;
+    } else if (ga_parse_value(d->format, copy, x) != 0 || ga_is_nan(d->format, *x)) {
+        snprintf(err, errlen, "domain '%s': %s is NaN; a range needs numbers", d->spec, which);
+        status = -1;
+    }
+    free(copy);
+    return status;
 }
 
 static int parse_range(struct ga_domain *d, const char *args, char *err, size_t errlen)
 {
     const struct ga_format *f = d->format;
-    char a[128], b[128];
     const char *colon = strchr(args, ':');
     ga_bits lo, hi;
 
-    if (!colon || (size_t)(colon - args) >= sizeof a || strlen(colon + 1) >= sizeof b) {
+    if (!colon) {
         snprintf(err, errlen, "domain '%s': expected range:A:B", d->spec);
         return -1;
     }
-    memcpy(a, args, (size_t)(colon - args));
-    a[colon - args] = '\0';
-    strcpy(b, colon + 1);
-    if (ga_parse_value(f, a, &lo) != 0 || ga_parse_value(f, b, &hi) != 0
-        || ga_is_nan(f, lo) || ga_is_nan(f, hi)) {
-        snprintf(err, errlen, "domain '%s': '%s' or '%s' is not a number", d->spec, a, b);
+    if (range_end(d, "A", args, (size_t)(colon - args), &lo, err, errlen) != 0
+        || range_end(d, "B", colon + 1, strlen(colon + 1), &hi, err, errlen) != 0)
         return -1;
-    }
     if (value_key(f, lo) > value_key(f, hi)) {
-        snprintf(err, errlen, "domain '%s': A is above B", d->spec);
+        snprintf(err, errlen, "domain '%s': A is above B (a range is written low:high)", d->spec);
         return -1;
     }
     d->first_key = value_key(f, lo);
@@ -78,56 +81,97 @@ static int parse_range(struct ga_domain *d, const char *args, char *err, size_t 
     return 0;
 }
 
+/* One field of random: or stride:, len bytes of text, in [min, max]. */
+static int count_field(const struct ga_domain *d, const char *name, const char *text,
+                       size_t len, uint64_t min, uint64_t max, const char *limit,
+                       uint64_t *out, char *err, size_t errlen)
+{
+    char *copy = strndup(text, len);
+    enum ga_count_status st = copy ? ga_parse_count(copy, max, out) : GA_COUNT_SYNTAX;
+
+    if (!copy)
+        snprintf(err, errlen, "domain '%s': out of memory", d->spec);
+    else if (st == GA_COUNT_SYNTAX)
+        snprintf(err, errlen, "domain '%s': %s '%s' is not a decimal whole number "
+                 "(digits only: no sign, space or base prefix)", d->spec, name, copy);
+    else if (st == GA_COUNT_TOO_LARGE || *out < min)
+        snprintf(err, errlen, "domain '%s': %s %s is out of range (%s)", d->spec, name, copy,
+                 limit);
+    free(copy);
+    return copy && st == GA_COUNT_OK && *out >= min ? 0 : -1;
+}
+
+static int parse_random(struct ga_domain *d, const char *args, char *err, size_t errlen)
+{
+    const char *colon = strchr(args, ':');
+    size_t len = colon ? (size_t)(colon - args) : strlen(args);
+
+    d->kind = GA_DOMAIN_RANDOM;
+    d->seed = 1;
+    if (count_field(d, "N", args, len, 1, GA_DOMAIN_MAX_RANDOM, "1 <= N <= 2^32",
+                    &d->size, err, errlen) != 0)
+        return -1;
+    if (colon && count_field(d, "SEED", colon + 1, strlen(colon + 1), 0, UINT64_MAX,
+                             "0 <= SEED < 2^64", &d->seed, err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
+static int parse_stride(struct ga_domain *d, const char *args, char *err, size_t errlen)
+{
+    const char *colon = strchr(args, ':');
+    size_t len = colon ? (size_t)(colon - args) : strlen(args);
+    uint64_t total = ga_encoding_count(d->format);
+    char limit[64];
+
+    d->kind = GA_DOMAIN_STRIDE;
+    snprintf(limit, sizeof limit, "1 <= K <= 2^%d", d->format->bits);
+    if (count_field(d, "K", args, len, 1, total, limit, &d->stride, err, errlen) != 0)
+        return -1;
+    if (colon && count_field(d, "OFFSET", colon + 1, strlen(colon + 1), 0, d->stride - 1,
+                             "OFFSET < K", &d->offset, err, errlen) != 0)
+        return -1;
+    d->size = (total - d->offset + d->stride - 1) / d->stride;
+    return 0;
+}
+
 int ga_domain_parse(struct ga_domain *d, const char *spec, const struct ga_format *f,
                     char *err, size_t errlen)
 {
-    uint64_t total = ga_encoding_count(f);
-
     memset(d, 0, sizeof *d);
     d->format = f;
-    snprintf(d->spec, sizeof d->spec, "%s", spec);
+    if (strlen(spec) >= sizeof d->spec) {
+        snprintf(err, errlen, "domain '%.40s...' is longer than %zu characters", spec,
+                 sizeof d->spec - 1);
+        return -1;
+    }
+    strcpy(d->spec, spec);
     if (strcmp(spec, "all") == 0) {
         d->kind = GA_DOMAIN_ALL;
-        d->size = total;
+        d->size = ga_encoding_count(f);
         return 0;
     }
     if (strncmp(spec, "range:", 6) == 0) {
         d->kind = GA_DOMAIN_RANGE;
         return parse_range(d, spec + 6, err, errlen);
     }
-    if (strncmp(spec, "random:", 7) == 0 || strncmp(spec, "stride:", 7) == 0) {
-        char first[64] = "", second[64] = "";
-        const char *args = spec + 7, *colon = strchr(args, ':');
-        bool random = spec[1] == 'a';
-        uint64_t n, extra = random ? 1 : 0;
-
-        snprintf(first, sizeof first, "%.*s", colon ? (int)(colon - args) : 63, args);
-        if (colon)
-            snprintf(second, sizeof second, "%s", colon + 1);
-        if (parse_count(first, &n) != 0 || (colon && parse_count(second, &extra) != 0)
-            || n == 0 || (!random && n > total) || (!random && extra >= n)) {
-            snprintf(err, errlen, random
-                     ? "domain '%s': expected random:N[:SEED] with N >= 1"
-                     : "domain '%s': expected stride:K[:OFFSET] with 1 <= K <= 2^bits, OFFSET < K",
-                     spec);
-            return -1;
-        }
-        d->kind = random ? GA_DOMAIN_RANDOM : GA_DOMAIN_STRIDE;
-        if (random) {
-            d->size = n;
-            d->seed = extra;
-        } else {
-            d->stride = n;
-            d->offset = extra;
-            d->size = (total - extra + n - 1) / n;
-        }
-        return 0;
-    }
+    if (strncmp(spec, "random:", 7) == 0)
+        return parse_random(d, spec + 7, err, errlen);
+    if (strncmp(spec, "stride:", 7) == 0)
+        return parse_stride(d, spec + 7, err, errlen);
     if (strncmp(spec, "file:", 5) == 0) {
         size_t n;
         d->kind = GA_DOMAIN_LIST;
+        if (spec[5] == '\0') {
+            snprintf(err, errlen, "domain 'file:': expected file:PATH");
+            return -1;
+        }
         if (ga_read_bits_file(spec + 5, f, &d->list, &n, err, errlen) != 0)
             return -1;
+        if (n == 0) {
+            snprintf(err, errlen, "domain '%s': the file lists no encoding", spec);
+            return -1;
+        }
         d->size = n;
         return 0;
     }

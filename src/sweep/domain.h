@@ -3,11 +3,17 @@
  *   all              every encoding, in encoding order (NaNs included)
  *   range:A:B        every encoding with value in [A, B], in increasing value
  *                    order, -0 before +0 (A and B rounded to the format)
- *   random:N[:SEED]  N encodings drawn uniformly from all 2^bits (SEED 1)
- *   stride:K[:OFF]   encodings OFF, OFF + K, OFF + 2K, ... (every Kth)
+ *   random:N[:SEED]  N encodings drawn uniformly from all 2^bits (SEED 1);
+ *                    1 <= N <= 2^32 (what a sweep measures at most), SEED < 2^64
+ *   stride:K[:OFF]   encodings OFF, OFF + K, OFF + 2K, ... (every Kth);
+ *                    1 <= K <= 2^bits, OFF < K
  *   file:PATH        the encodings listed in a text file, one per line
  *
- * and, from the program only, a source: elements read by index from an
+ * N, SEED, K and OFF are decimal digits only (no sign, space or base prefix);
+ * A and B are numbers (formats/parse_value.h).  A spec of GA_DOMAIN_SPEC_LEN
+ * characters or more is refused rather than cut.
+ *
+ * And, from the program only, a source: elements read by index from an
  * array file (the inputs of graded outputs), never held in memory at once.
  *
  * Inputs are generated or read by index, so any thread can produce any chunk
@@ -19,6 +25,10 @@
 #include <stdint.h>
 
 #include "formats/format.h"
+
+/* The largest random:N, and the longest spec + 1 (a file: path of PATH_MAX). */
+#define GA_DOMAIN_MAX_RANDOM ((uint64_t)1 << 32)
+#define GA_DOMAIN_SPEC_LEN 4112
 
 enum ga_domain_kind { GA_DOMAIN_ALL, GA_DOMAIN_RANGE, GA_DOMAIN_RANDOM, GA_DOMAIN_STRIDE,
                       GA_DOMAIN_LIST, GA_DOMAIN_SOURCE };
@@ -41,7 +51,7 @@ struct ga_domain {
     uint64_t stride, offset;
     ga_bits *list;        /* file: owned */
     struct ga_source source;
-    char spec[256];       /* as given, for reports */
+    char spec[GA_DOMAIN_SPEC_LEN];  /* as given, for reports */
 };
 
 /* The default when none is given: all for 16-bit formats; for float32 every

@@ -21,6 +21,8 @@ enum ga_io_status ga_graded_open(struct ga_graded *g, const char *inputs_path,
         return st;
     }
     st = ga_array_check_same_length(&g->inputs, &g->outputs, err);
+    if (st == GA_IO_OK && g->inputs.length == 0)  /* would grade nothing and pass */
+        st = ga_io_fail(err, GA_IO_RANGE, "%s: no elements: nothing to grade", inputs_path);
     if (st != GA_IO_OK)
         ga_graded_close(g);
     return st;

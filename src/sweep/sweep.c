@@ -186,7 +186,11 @@ static void chunk_account(struct sweep_ctx *s, struct thread_state *t, size_t j,
     if (out->state == CHUNK_FAILED) {
         record_failure(&s->m[j], start, n, &out->failure);
     } else if (out->state == CHUNK_MEASURED) {
-        ga_stats_add_batch(t->stats[j], t->buf->x, out->y, truth, n);
+        if (ga_stats_add_batch(t->stats[j], t->buf->x, out->y, truth, n) != 0) {
+            #pragma omp atomic write
+            s->status = GA_SWEEP_TOO_LARGE;  /* not reached below the size limit */
+            return;
+        }
         if (t->profile[j])
             ga_profile_add_batch(t->profile[j], t->buf->x, out->y, truth, n);
     }
@@ -272,13 +276,15 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                  struct ga_measurement *m, size_t count, const struct ga_sweep_options *o,
                  ga_bits *undecided_input)
 {
-    uint64_t chunks = (d->size + GA_SWEEP_CHUNK - 1) / GA_SWEEP_CHUNK;
+    uint64_t chunks = ga_sweep_chunk_count(d->size);
     struct sweep_ctx s = { .f = f, .d = d, .m = m, .count = count, .o = o,
                            .status = GA_SWEEP_OK, .undecided_at = UINT64_MAX,
                            .undecided_input = undecided_input };
     uint64_t done = 0;
     double last_progress = now_seconds();
 
+    if (d->size > GA_SWEEP_MAX_INPUTS)
+        return GA_SWEEP_TOO_LARGE;
     for (size_t j = 0; j < count; j++) {
         if (m[j].impl && !ga_impl_supports(m[j].impl, f))
             return GA_SWEEP_BAD_FORMAT;
@@ -335,7 +341,8 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
 
         #pragma omp critical(ga_sweep_merge)
         for (size_t j = 0; ok && j < count; j++) {
-            ga_stats_merge(m[j].stats, t.stats[j]);
+            if (ga_stats_merge(m[j].stats, t.stats[j]) != 0)
+                s.status = GA_SWEEP_TOO_LARGE;
             if (t.profile[j])
                 ga_profile_merge(m[j].profile, t.profile[j]);
         }

@@ -30,6 +30,12 @@ struct ga_failure_record {
     uint64_t first, last;
     char what[160];
 };
+/* The chunks that cover size inputs, for any size up to 2^64 - 1 (rounding
+ * size up to a whole chunk first would wrap to 0 above 2^64 - 4096). */
+static inline uint64_t ga_sweep_chunk_count(uint64_t size)
+{
+    return size / GA_SWEEP_CHUNK + (size % GA_SWEEP_CHUNK != 0);
+}
 
 /* One (implementation, reference) pair to measure.  Outputs come from
  * impl->run, or, when impl is NULL, from `outputs` (element i answers input
@@ -70,10 +76,18 @@ enum ga_sweep_status {
     GA_SWEEP_BAD_FORMAT = -3,           /* an implementation lacks the format */
     GA_SWEEP_ORACLES_DISAGREE = -4,     /* MPFR and fast oracles differ: a bug to report */
     GA_SWEEP_READ_FAILED = -5,          /* a source of inputs or outputs: see its error() */
+    GA_SWEEP_TOO_LARGE = -6,            /* more than GA_SWEEP_MAX_INPUTS inputs, or
+                                           2^32 in one region (graded repeats) */
 };
 
+/* The most inputs one sweep measures: every float32 encoding.  The
+ * statistics count each region in 32 bits (stats.h), so a larger domain is
+ * refused rather than miscounted. */
+#define GA_SWEEP_MAX_INPUTS ((uint64_t)1 << 32)
+
 /* Fill the stats of every measurement (allocated here; free with
- * ga_measurement_clear).  On GA_SWEEP_UNDECIDED or GA_SWEEP_ORACLES_DISAGREE,
+ * ga_measurement_clear); GA_SWEEP_TOO_LARGE, measuring nothing, for a
+ * domain above GA_SWEEP_MAX_INPUTS.  On GA_SWEEP_UNDECIDED or GA_SWEEP_ORACLES_DISAGREE,
  * *undecided_input is the input concerned. */
 int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                  struct ga_measurement *m, size_t count, const struct ga_sweep_options *o,
