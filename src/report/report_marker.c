@@ -59,11 +59,17 @@ enum ga_io_status ga_report_marker_read(const char *dir, struct ga_report_marker
         return errno == ENOENT ? ga_io_ok(err)
                                : ga_io_fail(err, GA_IO_SYSTEM, "%s: %s", path, strerror(errno));
     /* The first line only marks the directory (older markers end there). */
-    while (status == GA_IO_OK && getline(&line, &cap, in) != -1) {
-        char *text = ga_trim(line);
-        if (++lineno == 1 || !*text)
+    ssize_t len;
+    while (status == GA_IO_OK && (len = getline(&line, &cap, in)) != -1) {
+        size_t column;
+        const char *why;
+        char *text = ga_line_text(line, (size_t)len, &column, &why);
+        ++lineno;
+        if (!text)
+            status = ga_io_fail(err, GA_IO_MALFORMED, "%s:%lu:%zu: %s", path, lineno, column, why);
+        else if (lineno == 1 || !*text)
             continue;
-        if (parse_line(text, m) != 0)
+        else if (parse_line(text, m) != 0)
             status = ga_io_fail(err, GA_IO_MALFORMED,
                                 "%s:%lu: expected 'FORMAT COUNT DOMAIN'", path, lineno);
     }

@@ -12,13 +12,14 @@
 
 #include "formats/format.h"
 #include "io/io_error.h"
+#include "sweep/domain.h"
 
 #define GA_REPORT_MARKER ".gelu-acc-report"
 
 struct ga_report_domain {
     bool known;          /* the marker has a line for this format */
     uint64_t count;      /* inputs measured */
-    char domain[256];    /* "all", "stride:4096", ... */
+    char domain[GA_DOMAIN_SPEC_LEN];  /* "all", "stride:4096", ... */
 };
 
 struct ga_report_marker {
