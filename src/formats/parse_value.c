@@ -1,8 +1,8 @@
 /* Correct rounding of a decimal or hexadecimal-float string into a format.
  * MPFR reads the string rounded to odd at 64 bits (towards zero, then the
  * last bit set when inexact); a round-to-odd value at >= p + 2 bits rounds to
- * nearest at p bits exactly as the string itself would (RLIBM-ALL, GELU-FACTS
- * section 2), so no double rounding creeps in. */
+ * nearest at p bits exactly as the string itself would (doc/formats.md,
+ * 'Round to odd'), so no double rounding creeps in. */
 #include "formats/parse_value.h"
 
 #include <ctype.h>

@@ -37,7 +37,9 @@
  *   |v| > 2^-866: no overflow, no subnormal.
  *
  * The bounds returned add 4u for computing the bound, dividing by |v| rather
- * than |f(x)|, and the caller forming v -/+ rel_err |v| (one rounding each). */
+ * than |f(x)|, and the caller forming v -/+ rel_err |v| (one rounding each).
+ * Step by step: doc/oracle.md, 'The double evaluation of GELU' and of the
+ * tanh form. */
 /* Error-free transformations below need every product and sum rounded
  * separately: no contraction into fused multiply-adds (GCC contracts by
  * default in GNU C mode wherever the target has an FMA). */
