@@ -3,7 +3,8 @@
  * u = 2^-53 (one rounding to nearest), L = GA_FAST_LIBM_REL_ERR.  x is a
  * value of a format with at most 24 significant bits, so x*x is exact.
  * In the tails erfc and exp magnify the rounding error of their argument
- * (by up to 2600 at x = -36); where that matters both evaluations carry the
+ * (erfc's condition number is x^2 = 1296 at x = -36: 2600u for an argument
+ * rounded twice); where that matters both evaluations carry the
  * argument's residual and remove its first-order effect, leaving a bound
  * near L + 20u for every x in range.
  *
