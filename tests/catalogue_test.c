@@ -1,6 +1,6 @@
 /* The built-in catalogue: the table's shape, special values worked out by
  * hand from IEEE arithmetic on each formula, tail behaviour documented in
- * GELU-FACTS section 5, identities of GELU, constants recomputed here from
+ * doc/libraries.md, identities of GELU, constants recomputed here from
  * the libraries' stated values, and determinism under any batch split and
  * any number of threads.  Random samples come from test_random.h (a fixed
  * seed, printed, overridable by GELU_ACC_SEED). */
@@ -240,7 +240,7 @@ static void test_special_values(void **state)
     }
 }
 
-/* --- Tails (GELU-FACTS section 5) -------------------------------------- */
+/* --- Tails (doc/mathematics.md, 'Cancellation in the usual formulas') -- */
 
 /* Exact GELU in double, for magnitudes: erfc has no cancellation. */
 static double gelu_reference(double x)
@@ -368,7 +368,7 @@ static void check_native(const char *name, const struct ga_format *f, ga_bits x,
 
 /* The _native entries recomputed from the libraries' description: each
  * constant cast to the format (values worked out by hand from the doubles,
- * the bfloat16 ones as the brief and GELU-FACTS section 4 quote them), each
+ * the bfloat16 ones as doc/libraries.md quotes them), each
  * +, -, *, / rounded, erff/erfcf/tanhf and the sigmoid one op in float. */
 static void test_native_constants(void **state)
 {
@@ -436,7 +436,7 @@ static void test_native_differs_from_opmath(void **state)
 }
 
 /* Each entry stays within its reference function's known distance from exact
- * GELU on [-8, 8] (GELU-FACTS section 1, rounded up in the last digit:
+ * GELU on [-8, 8] (doc/mathematics.md, rounded up in the last digit:
  * tanh forms 4.73e-4, quick 2.03e-2), plus its own evaluation error, bounded
  * in proportion to |x| since |gelu(x)| <= |x|:
  * float32 forms: a few float ulps, 4 * 2^-24 |x|;

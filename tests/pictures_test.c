@@ -2,7 +2,7 @@
  * approx_curves.c, underflow.c): the files a report promises exist, are
  * well-formed, are the same bytes when written twice, reference only files
  * that exist, and escape every text; the figures drawn from the oracle agree
- * with values established apart (double-precision erfc, GELU-FACTS). */
+ * with values established apart (double-precision erfc, doc/mathematics.md). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <math.h>
@@ -556,7 +556,7 @@ static void test_approximation_curves(void **state)
             assert_true(fabs(dq[i] - dq[N - 1 - i]) < 1e-12);
         }
     }
-    /* GELU-FACTS section 1: max |gelu_tanh - gelu| ~ 4.73e-4 at |x| ~ 2.70,
+    /* doc/mathematics.md: max |gelu_tanh - gelu| ~ 4.73e-4 at |x| ~ 2.70,
      * max |quick - gelu| ~ 2.03e-2 at |x| ~ 2.27; the grid step is 0.01. */
     assert_true(fabs(dt[it]) > 4.72e-4 && fabs(dt[it]) < 4.74e-4);
     assert_true(fabs(fabs(x[it]) - 2.70) < 0.02);

@@ -71,7 +71,7 @@ static float gelu_tanh_float(float x)
     return 0.5f * x * (1.0f + tanhf(beta * (x + kappa * x * x * x)));
 }
 
-/* ulp error of an encoding y against the exact value (GELU-FACTS 3). */
+/* ulp error of an encoding y against the exact value (doc/metrics.md). */
 static double ulp_error(const struct ga_format *f, ga_bits y, double exact)
 {
     if (ga_is_nan(f, y))

@@ -204,7 +204,7 @@ static void test_tanh_form_values(void **state)
 
 /* Second method: the naive formulas (x/2)(1 + erf(x/sqrt2)) and
  * (x/2)(1 + tanh(u)) at 256 bits, rounded with MPFR's exponent range set to
- * the format's and mpfr_subnormalize (GELU-FACTS section 2).  256 bits
+ * the format's and mpfr_subnormalize (doc/formats.md).  256 bits
  * absorb the cancellation for the inputs sampled (x > -9). */
 static ga_bits second_method(enum ga_function fn, const struct ga_format *f, double x)
 {

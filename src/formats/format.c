@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* IEEE 754 binary32, IEEE 754 binary16, and bfloat16 (the top half of a
- * binary32: same exponent range, 8-bit significand).  GELU-FACTS section 2. */
+ * binary32: same exponent range, 8-bit significand).  doc/formats.md. */
 static const struct ga_format formats[GA_FORMAT_COUNT] = {
     [GA_FLOAT32] = { GA_FLOAT32, "float32", 32, 24, -126, 127 },
     [GA_FLOAT16] = { GA_FLOAT16, "float16", 16, 11, -14, 15 },

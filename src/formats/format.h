@@ -80,7 +80,7 @@ ga_bits ga_next_down(const struct ga_format *f, ga_bits x);
 
 /* ulp at a real value v (not necessarily representable): 2^(max(e, emin) - p + 1)
  * for |v| in [2^e, 2^(e+1)); the subnormal ulp for |v| below 2^emin and for 0.
- * Zimmermann's and SLEEF's definition (GELU-FACTS section 3). */
+ * Zimmermann's and SLEEF's definition (doc/metrics.md, 'ulp error'). */
 double ga_ulp(const struct ga_format *f, double v);
 /* log2 of that ulp, for values held as mantissa and exponent. */
 int ga_ulp_exponent(const struct ga_format *f, int e);

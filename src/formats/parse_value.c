@@ -2,9 +2,8 @@
  * character; then MPFR, which reads the checked text in base 10 or 16
  * rounded to odd at 64 bits (towards zero, then the last bit set when
  * inexact).  A round-to-odd value at >= p + 2 bits rounds to nearest at p
- * bits exactly as the string itself would (Boldo and Melquiond, "Emulation of
- * FMA and correctly rounded sums: proved algorithms using rounding to odd",
- * 2008), so no double rounding creeps in. */
+ * bits exactly as the string itself would (Boldo and Melquiond 2008; doc/formats.md,
+ * 'Round to odd'), so no double rounding creeps in. */
 #include "formats/parse_value.h"
 
 #include <math.h>

@@ -14,7 +14,7 @@
  *
  * The erf form cancels in 1 + erf(u) for negative x: float32 erff(u) rounds
  * to -1 once erfc(|u|) < 2^-25, from x ~ -5.5426, and the result is -0 where
- * the truth is about -8.3e-8 (GELU-FACTS section 5).  The erfc form has no
+ * the truth is about -8.3e-8 (doc/libraries.md).  The erfc form has no
  * such cancellation. */
 #include "impls/fp_contract.h"
 

@@ -3,10 +3,11 @@
  *
  * Each +, -, *, / is computed in float and the float result is rounded to
  * the format.  That equals the exactly rounded operation because float has
- * 24 >= 2p + 2 bits for p = 8 (bfloat16) and p = 11 (float16) (GELU-FACTS
- * section 2).  A library function (erff, tanhf, expf, erfcf) is evaluated in
- * float on a format value and its result rounded, as these libraries do for
- * 16-bit transcendental ops.  Constants are rounded from their double value
+ * 24 >= 2p + 2 bits for p = 8 (bfloat16) and p = 11 (float16)
+ * (doc/formats.md, 'Per-operation rounding in a 16-bit format').  A library
+ * function (erff, tanhf, expf, erfcf) is evaluated in float on a format
+ * value and its result rounded, as these libraries do for 16-bit
+ * transcendental ops.  Constants are rounded from their double value
  * straight to the format (JAX: np.sqrt(2/np.pi).astype(dtype)). */
 #ifndef GA_NATIVE_H
 #define GA_NATIVE_H

@@ -3,7 +3,8 @@
  *
  * Both differences are even functions: gelu(x) - gelu(-x) = x, and the same
  * identity holds for gelu_tanh (tanh is odd) and for quick (sigma(t) +
- * sigma(-t) = 1), so they cancel in the difference (GELU-FACTS section 1). */
+ * sigma(-t) = 1), so they cancel in the difference (doc/mathematics.md,
+ * 'Shape facts'). */
 #include "report/pictures.h"
 
 #include <math.h>
@@ -14,7 +15,7 @@
 #include "plot/plot.h"
 #include "report/report_file.h"
 
-/* The quick GELU constant (GELU-FACTS section 1: x * sigma(1.702 x)). */
+/* The quick GELU constant (doc/mathematics.md, 'Quick GELU': x * sigma(1.702 x)). */
 #define QUICK_SCALE 1.702
 
 /* The curves span [-8, 8]: at the ends quick - gelu is -9.8e-6 and

@@ -4,7 +4,7 @@
  *
  * Below x = -3 both gelu and gelu_tanh are negative and shrink in magnitude
  * monotonically towards -inf (gelu's only minimum is at -0.7518, gelu_tanh's
- * near it: GELU-FACTS section 1), so "rounds to -0" is monotone in the
+ * near it: doc/mathematics.md, 'Shape facts'), so "rounds to -0" is monotone in the
  * input's magnitude there and a bisection over encodings finds the edge. */
 #include "report/pictures.h"
 

@@ -3,7 +3,7 @@
  * Definitions (the README quotes them):
  * - ulp error: |y - f(x)| / ulp(f(x)), ulp from the exponent of the EXACT value
  *   f = mant * 2^exp: 2^(max(e, emin) - p + 1) for |f| in [2^e, 2^(e+1)), the
- *   subnormal ulp 2^(emin - p + 1) for f = 0 (GELU-FACTS section 3).  Computed
+ *   subnormal ulp 2^(emin - p + 1) for f = 0 (doc/metrics.md, 'ulp error').  Computed
  *   on values scaled by 2^-ulp, so exact values far below the double range keep
  *   their ulp; a part below 2^-1000 ulp is dropped.  +inf for an infinite
  *   output where the truth is finite; for f = +-inf, 0 when y is that

@@ -18,8 +18,9 @@ enum ga_region {
     GA_REGION_ALL = GA_REGION_COUNT  /* every input: the union of the above */
 };
 
-/* |x| = 3: where the left tail starts to cancel (GELU-FACTS section 5) and
- * the end of the range PyTorch's OpInfo samples. */
+/* |x| = 3: where the left tail starts to cancel (doc/mathematics.md,
+ * 'Cancellation in the usual formulas') and the end of the range PyTorch's
+ * OpInfo samples. */
 #define GA_REGION_TAIL_BOUND 3.0
 /* |x| < 2^-10: gelu(x) = (x/2)(1 + 0.798 x + O(x^3)) is x/2 to within 0.08 %,
  * so this region shows how the smallest inputs and subnormals are treated. */

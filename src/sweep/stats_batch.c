@@ -681,7 +681,7 @@ static bool scattered(const struct ga_region_bounds *b, const ga_bits *x,
     return changes * 8 > m;
 }
 
-/* The layout of float32 (GELU-FACTS section 2) as constants, for the one
+/* The layout of float32 (doc/formats.md) as constants, for the one
  * sweep that is long: the compiler folds them into its loops.  Used only for
  * an accumulator whose own layout equals it, so the results are the same. */
 static const struct ga_format_layout float32_layout = {

@@ -3,7 +3,8 @@
  * u = 2^-53 (one rounding to nearest), L = GA_FAST_LIBM_REL_ERR.  x is a
  * value of a format with at most 24 significant bits, so x*x is exact.
  * In the tails erfc and exp magnify the rounding error of their argument
- * (by up to 2600 at x = -36); where that matters both evaluations carry the
+ * (erfc's condition number is x^2 = 1296 at x = -36: 2600u for an argument
+ * rounded twice); where that matters both evaluations carry the
  * argument's residual and remove its first-order effect, leaving a bound
  * near L + 20u for every x in range.
  *
@@ -37,7 +38,9 @@
  *   |v| > 2^-866: no overflow, no subnormal.
  *
  * The bounds returned add 4u for computing the bound, dividing by |v| rather
- * than |f(x)|, and the caller forming v -/+ rel_err |v| (one rounding each). */
+ * than |f(x)|, and the caller forming v -/+ rel_err |v| (one rounding each).
+ * Step by step: doc/oracle.md, 'The double evaluation of GELU' and of the
+ * tanh form. */
 /* Error-free transformations below need every product and sum rounded
  * separately: no contraction into fused multiply-adds (GCC contracts by
  * default in GNU C mode wherever the target has an FMA). */

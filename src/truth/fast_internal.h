@@ -13,7 +13,8 @@
 /* Assumed relative error of the C library's double erfc, exp and exp2 on
  * normal results.  glibc's libm-test-ulps lists a few ulp at most for them
  * on x86_64 (an ulp is at most 2^-52 relatively); the assumption leaves a
- * wide margin and tests/truth_fast_test.c measures it against MPFR. */
+ * wide margin and tests/truth_fast_test.c measures it against MPFR
+ * (doc/oracle.md, 'The C library assumption'). */
 #define GA_FAST_LIBM_REL_ERR 0x1p-44
 
 /* ---- regions (fast_thresholds.c) ---- */

@@ -24,7 +24,8 @@
  * products err by less than 2^-60 while they are below 2^43; the integer
  * parts are split off exactly and the fractions summed in double err by a
  * few 2^-53: below 2^-50 in P, 2^-50 ln 2 relatively in 2^-P.  exp2 adds
- * GA_FAST_LIBM_REL_ERR, S or t's mantissa and the product 2u. */
+ * GA_FAST_LIBM_REL_ERR, S or t's mantissa and the product 2u.
+ * doc/oracle.md, 'The tail asymptotic form'. */
 
 /* Error-free transformations below need every product and sum rounded
  * separately: no contraction into fused multiply-adds (GCC contracts by

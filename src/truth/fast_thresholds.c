@@ -29,7 +29,7 @@
  * shows the next encoding rounds otherwise (the bound is tight).
  *
  * The tiny thresholds coincide for the two functions: both are
- * x/2 + x^2/sqrt(2 pi) + O(x^4). */
+ * x/2 + x^2/sqrt(2 pi) + O(x^4).  doc/oracle.md, 'Fast oracle thresholds'. */
 #include "truth/fast_internal.h"
 
 /* [function][format] */

@@ -16,7 +16,8 @@
  * In the left tail erfc(z') may underflow even MPFR's widest exponent range
  * (bfloat16 inputs reach -3.4e38).  Then an upper bound computed with directed
  * rounding, erfc(z_lo) rounded up with z_lo <= z, certifies that |gelu(x)| is
- * below 2^(emin_min + 128): a zero of the sign of x in every format. */
+ * below 2^(emin_min + 128): a zero of the sign of x in every format.
+ * Step by step: doc/oracle.md, 'MPFR oracle for exact GELU'. */
 #include <math.h>
 
 #include "truth/gelu_oracles.h"

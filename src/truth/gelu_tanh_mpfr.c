@@ -7,20 +7,22 @@
  *
  * Error analysis at working precision w, u_w = 2^-w, round to nearest:
  *   kappa = 44715/10^6              1 rounding
- *   x^3, kappa x^3, x + kappa x^3   3 roundings (a sum of same-signed terms
- *                                   keeps the larger relative error, plus one)
+ *   x^3, kappa x^3, x + kappa x^3   4 roundings (x^3 takes two; a sum of
+ *                                   same-signed terms keeps the larger
+ *                                   relative error, plus one)
  *   beta = sqrt(2/pi)               3 roundings (pi, 2/pi, sqrt)
  *   u' = beta * a                   u' = u(1 + d), |d| <= 9.1 u_w
  *   e = exp(-2u')                   e = e^(-2u) e^(-2u d)(1 + t): exp's condition
  *                                   number is |2u|, so the factor is below
- *                                   1 + 18.4 |u| u_w while that is below 2^-4
+ *                                   1 + 18.4 |u| u_w while that is below 2^-6
  *   D = 1 + e, R = x / D            2 roundings; 1 + e adds positives
  * Relative error of R <= (18.4 |u| + 3.1) u_w <= 2^(5 + ceil(log2(|u| + 2)) - w).
  * An exp that underflows MPFR's range (u huge and positive) errs by less than
  * 2^emin_min in D, far below u_w.
  *
  * In the left tail e^(-2u) may overflow MPFR's widest range; a lower bound of
- * -2u computed with directed rounding then certifies a vanishing result. */
+ * -2u computed with directed rounding then certifies a vanishing result.
+ * Step by step: doc/oracle.md, 'MPFR oracle for the tanh form'. */
 #include <math.h>
 
 #include "truth/gelu_oracles.h"

@@ -1,7 +1,7 @@
 /* The ground truth: the correctly rounded result of a reference function for
  * one input encoding, and its exact value to double precision.
  *
- * Special values (README, GELU-FACTS section 1): f(NaN) = NaN, f(+inf) = +inf,
+ * Special values (doc/mathematics.md, 'Special values'): f(NaN) = NaN, f(+inf) = +inf,
  * f(-inf) = -0, f(+-0) = +-0; results that underflow keep their sign. */
 #ifndef GA_TRUTH_H
 #define GA_TRUTH_H
