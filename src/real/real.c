@@ -4,6 +4,7 @@
 #include "real/real.h"
 
 #include <dlfcn.h>
+#include <omp.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -207,15 +208,24 @@ enum ga_io_status ga_real_describe(const struct ga_real *r, const struct ga_form
                                    struct gelu_acc_real_info *about, struct ga_io_error *err)
 {
     char path[PATH_MAX + 64], kernel[96];
-    void *handle = module_handle(r, path, sizeof path, err);
+    void *handle;
     gelu_acc_real_about_fn *fn;
+    bool described;
+    int threads = omp_get_max_threads();
 
     memset(about, 0, sizeof *about);
+    handle = module_handle(r, path, sizeof path, err);  /* its constructors run here too */
+    omp_set_num_threads(threads);
     if (handle == NULL)
         return err ? err->status : GA_IO_LOAD;
     fn = (gelu_acc_real_about_fn *)dlsym(handle, GELU_ACC_REAL_ABOUT_SYMBOL);
     snprintf(kernel, sizeof kernel, "%s_%s", r->stem, suffix(f));
-    if (fn == NULL || fn(kernel, about) != 0)
+    /* The module runs here, in our process: a library that sets its own
+     * thread count (at::set_num_threads, omp_set_num_threads) must not leave
+     * our sweeps on one thread. */
+    described = fn != NULL && fn(kernel, about) == 0;
+    omp_set_num_threads(threads);
+    if (!described)
         return ga_io_fail(err, GA_IO_LOAD, "'%s': %s does not describe kernel %s", r->name,
                           path, kernel);
     /* The strings come from a library: make sure they end. */
@@ -236,6 +246,7 @@ enum ga_io_status ga_real_open(const struct ga_real *r, const struct ga_format *
                                const struct ga_plugin_options *opt,
                                struct ga_real_kernel **out, struct ga_io_error *err)
 {
+    int threads;
     struct ga_plugin_options po;
     struct ga_real_kernel *k;
     char path[PATH_MAX + 64], spec[PATH_MAX + 160];
@@ -260,7 +271,9 @@ enum ga_io_status ga_real_open(const struct ga_real *r, const struct ga_format *
     po.approximates = r->approximates;
     module_handle(r, path, sizeof path, NULL);
     snprintf(spec, sizeof spec, "%s:%s_%s", path, r->stem, suffix(f));
-    st = ga_plugin_open(spec, f, &po, &k->plugin, err);
+    threads = omp_get_max_threads();
+    st = ga_plugin_open(spec, f, &po, &k->plugin, err);  /* dlopen: constructors run here */
+    omp_set_num_threads(threads);
     if (st != GA_IO_OK) {
         free(k);
         return st;
