@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "real/real.h"
 
+#include <cpuid.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #ifdef __GLIBC__
@@ -12,6 +14,14 @@ static void add(char *isa, size_t size, size_t *used, const char *name)
 {
     if (*used + strlen(name) + 2 < size)
         *used += (size_t)snprintf(isa + *used, size - *used, "%s%s", *used ? " " : "", name);
+}
+
+/* F16C from CPUID leaf 1 (ECX bit 29): clang 14's __builtin_cpu_supports
+ * does not know the name. */
+static bool has_f16c(void)
+{
+    unsigned a, b, c, d;
+    return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) != 0;
 }
 
 void ga_real_cpu(char *model, size_t model_size, char *isa, size_t isa_size)
@@ -40,7 +50,8 @@ void ga_real_cpu(char *model, size_t model_size, char *isa, size_t isa_size)
     FLAG("avx");
     FLAG("avx2");
     FLAG("fma");
-    FLAG("f16c");
+    if (has_f16c())
+        add(isa, isa_size, &used, "f16c");
     FLAG("avx512f");
     FLAG("avx512bw");
     FLAG("avx512vl");
