@@ -15,7 +15,14 @@
  * (module eigen_avx2, EIGEN_STEM_PREFIX eigen_avx2: 8-lane packets, Eigen's
  * polynomials with fused multiply-adds, as TensorFlow builds for AVX2 run
  * them).  gelu_acc_real_about reports Eigen's own list of the instruction
- * sets in use, and refuses on a CPU that lacks them. */
+ * sets in use, and refuses on a CPU that lacks them.
+ *
+ * Why the padding: Eigen computes whole packets, then the last
+ * (n mod packet size) elements with its scalar functions, which round
+ * differently (the AVX2 build's tanh differs at x = 0x3fd0b100).  Each call
+ * is padded to a multiple of kPad elements with copies of its last input, so
+ * that every input takes the packet path and the result for in[i] depends on
+ * in[i] alone (the kernel ABI's contract). */
 #include <Eigen/Core>
 #include <unsupported/Eigen/SpecialFunctions>
 
@@ -29,21 +36,39 @@ namespace {
 template <typename T>
 using Vec = Eigen::Array<T, Eigen::Dynamic, 1>;
 
+constexpr size_t kPad = 64;  /* a multiple of every packet size (at most 16 lanes) */
+
+/* in[0..n) followed by copies of in[n-1] up to a multiple of kPad. */
+template <typename T>
+Vec<T> padded(const T *in, size_t n)
+{
+    size_t size = (n + kPad - 1) / kPad * kPad;
+    Vec<T> x((Eigen::Index)size);
+    for (size_t i = 0; i < size; i++)
+        x[(Eigen::Index)i] = in[i < n ? i : n - 1];
+    return x;
+}
+
 template <typename T>
 void gelu_erf(const T *in, T *out, size_t n)
 {
-    Eigen::Map<const Vec<T>> x(in, (Eigen::Index)n);
+    if (n == 0)
+        return;
+    Vec<T> x = padded(in, n);
     Vec<T> half_x = T(0.5f) * x;
     Vec<T> u = x / T(1.4142135623730951f);
     Vec<T> e = u.erf();
     Vec<T> s = T(1.0f) + e;
-    Eigen::Map<Vec<T>>(out, (Eigen::Index)n) = half_x * s;
+    Vec<T> y = half_x * s;
+    std::memcpy(out, y.data(), n * sizeof(T));
 }
 
 template <typename T>
 void gelu_tanh(const T *in, T *out, size_t n)
 {
-    Eigen::Map<const Vec<T>> x(in, (Eigen::Index)n);
+    if (n == 0)
+        return;
+    Vec<T> x = padded(in, n);
     Vec<T> half_x = T(0.5f) * x;
     Vec<T> cube = x.pow(T(3.0f));
     Vec<T> kappa_cube = T(0.044715f) * cube;
@@ -51,7 +76,8 @@ void gelu_tanh(const T *in, T *out, size_t n)
     Vec<T> u = T(0.7978845608028654f) * inner;
     Vec<T> t = u.tanh();
     Vec<T> s = T(1.0f) + t;
-    Eigen::Map<Vec<T>>(out, (Eigen::Index)n) = half_x * s;
+    Vec<T> y = half_x * s;
+    std::memcpy(out, y.data(), n * sizeof(T));
 }
 
 }  // namespace
