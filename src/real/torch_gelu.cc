@@ -19,6 +19,8 @@
  *
  * Threads: one (at::set_num_threads(1)), so that the worker processes that
  * run these kernels stay single-threaded and results deterministic. */
+#include "config.h"
+
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <ATen/Version.h>
@@ -153,8 +155,14 @@ int gelu_acc_real_about(const char *kernel, struct gelu_acc_real_info *about)
     if (!known)
         return -1;
     std::memset(about, 0, sizeof *about);
-    /* libtorch has no run-time version call: this is its torch/version.h. */
+    /* libtorch has no run-time version call: this is its torch/version.h,
+     * and the package configure found (Debian's 1.13.1 says 1.13.0). */
+#ifdef GA_TORCH_PACKAGE
+    std::snprintf(about->version, sizeof about->version, "%s (%s)", TORCH_VERSION,
+                  GA_TORCH_PACKAGE);
+#else
     std::snprintf(about->version, sizeof about->version, "%s", TORCH_VERSION);
+#endif
     single_thread();
     bool contiguous = std::strstr(kernel, "nomkldnn") == nullptr
                       && std::strstr(kernel, "strided") == nullptr;
