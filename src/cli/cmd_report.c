@@ -12,13 +12,15 @@
 #include "report/html.h"
 #include "report/pictures.h"
 #include "report/plan.h"
+#include "report/real_outputs.h"
 #include "report/report_file.h"
 #include "report/report_marker.h"
 #include "report/result.h"
+#include "sweep/graded.h"
 
 static const char help[] =
     "usage: gelu-acc report --out DIR [--formats LIST] [--float32-domain D]\n"
-    "                       [--real-float32-domain D]\n"
+    "                       [--real-float32-domain D] [--real-outputs MANIFEST]...\n"
     "                       [--oracle fast|mpfr] [--threads N] [--force]\n"
     "\n"
     "Measures every catalogue implementation of each format (default:\n"
@@ -28,9 +30,15 @@ static const char help[] =
     "(gelu-acc list) are measured the same way: a section of each page, and\n"
     "DIR/FORMAT-real.csv and .json.  16-bit formats are exhaustive; float32 uses\n"
     "--float32-domain (default stride:4096), and for the real libraries\n"
-    "--real-float32-domain (default: the same).  DIR is created if missing; an\n"
-    "existing DIR that gelu-acc did not write is refused unless --force, and so\n"
-    "is replacing exhaustive float32 tables in DIR with a sample.\n";
+    "--real-float32-domain (default: the same).  --real-outputs adds the rows of\n"
+    "real libraries run elsewhere (make real-onnxruntime writes such a manifest\n"
+    "for ONNX Runtime), graded from their outputs files on their own inputs.\n"
+    "DIR is created if missing; an existing DIR that gelu-acc did not write is\n"
+    "refused unless --force, and so is replacing exhaustive float32 tables in DIR\n"
+    "with a sample.\n";
+
+/* --real-outputs manifests, at most this many. */
+#define MAX_MANIFESTS 8
 
 struct page {
     const struct ga_format *format;
@@ -125,15 +133,147 @@ static bool refuses_sample(const char *dir, const char *formats, const char *f32
     return false;
 }
 
+/* What a report says of a row graded from a manifest (results point here). */
+struct outside_text {
+    char models[1024], formula[64], computes[64];
+};
+
+static void append_line(char *buf, size_t size, const char *line)
+{
+    size_t used = strlen(buf);
+
+    if (used + strlen(line) < size)
+        memcpy(buf + used, line, strlen(line) + 1);
+}
+
+/* The rows of the manifests' sections for f: each graded on its own inputs
+ * into results[*n...] (against its reference, and tanh forms against exact
+ * GELU too), or listed in rr->not_measured.  Returns a GA_EXIT_* status. */
+static int grade_outside(const struct ga_format *f, const struct ga_real_outputs *ro,
+                         size_t nro, const struct ga_sweep_options *base,
+                         struct ga_report_real *rr, struct ga_result *results, size_t *n,
+                         struct outside_text *text)
+{
+    char line[1536], seen[512] = "";
+    size_t t = 0;
+
+    for (size_t k = 0; k < nro; k++) {
+        for (size_t i = 0; i < ro[k].count; i++) {
+            const struct ga_real_outputs_entry *e = &ro[k].entries[i];
+            enum ga_function refs[2] = { GA_GELU, e->reference };
+            size_t nrefs = e->reference == GA_GELU ? 1 : 2;
+            struct ga_graded g[2];
+            struct ga_measurement m[2];
+            struct ga_domain d, stated;
+            struct ga_io_error io;
+            char why[512];
+            int status = GA_EXIT_OK;
+
+            if (e->format != f)
+                continue;
+            snprintf(line, sizeof line, "%s %s", e->library, e->version);
+            if (strstr(seen, line) == NULL && strlen(seen) + strlen(line) + 3 < sizeof seen) {
+                strcat(seen, seen[0] ? ", " : "");
+                strcat(seen, line);
+            }
+            if (e->unsupported[0]) {
+                snprintf(line, sizeof line, "`%s`: %s %s, %s: %s\n", e->name, e->library,
+                         e->version, e->operator_text, e->unsupported);
+                append_line(rr->not_measured, sizeof rr->not_measured, line);
+                continue;
+            }
+            if (ga_domain_parse(&stated, e->domain, f, why, sizeof why) != 0) {
+                ga_cli_error("report: section [%s] (line %d) of the real outputs: domain: %s",
+                             e->name, e->line, why);
+                return GA_EXIT_USAGE;
+            }
+            memset(m, 0, sizeof m);
+            for (size_t r = 0; r < nrefs; r++) {
+                if (ga_graded_open(&g[r], e->inputs, e->outputs, f, &io) != GA_IO_OK) {
+                    ga_cli_error("report: section [%s] of the real outputs: %s", e->name,
+                                 io.message);
+                    for (size_t q = 0; q < r; q++)
+                        ga_graded_close(&g[q]);
+                    ga_domain_free(&stated);
+                    return GA_EXIT_USAGE;
+                }
+                ga_graded_attach(&g[r], e->name, r == 0 ? &d : &stated, &m[r]);
+                m[r].reference = refs[r];
+                m[r].want_profile = false;
+            }
+            /* The inputs must be the domain the section names: at least as many. */
+            if (g[0].inputs.length != stated.size) {
+                ga_cli_error("report: section [%s] of the real outputs: %s holds %llu inputs, "
+                             "its domain '%s' has %llu", e->name, e->inputs,
+                             (unsigned long long)g[0].inputs.length, e->domain,
+                             (unsigned long long)stated.size);
+                status = GA_EXIT_USAGE;
+            }
+            if (status == GA_EXIT_OK)
+                status = ga_cli_sweep("report", f, &d, m, nrefs, *base, e->name);
+            for (size_t r = 0; r < nrefs && status == GA_EXIT_OK; r++) {
+                struct ga_result *res = &results[*n];
+                if (ga_result_from_measurement(res, &m[r], &d, base->oracle, e->name) != 0) {
+                    status = GA_EXIT_INTERNAL;
+                    break;
+                }
+                snprintf(text[t].models, sizeof text[t].models, "%s %s: %s, run outside "
+                         "gelu-acc%s%s", e->library, e->version, e->operator_text,
+                         e->graph[0] ? "; graph as run: " : "", e->graph);
+                snprintf(text[t].formula, sizeof text[t].formula, "as the library computes it");
+                snprintf(text[t].computes, sizeof text[t].computes, "outputs graded from files");
+                res->models = text[t].models;
+                res->formula = text[t].formula;
+                res->computes = text[t].computes;
+                res->approximates = e->reference;
+                res->real = true;
+                snprintf(res->domain, sizeof res->domain, "%s", e->domain);
+                res->profile = NULL;
+                (*n)++;
+                t++;
+            }
+            for (size_t r = 0; r < nrefs; r++) {
+                if (m[r].stats)
+                    ga_measurement_clear(&m[r]);
+                ga_graded_close(&g[r]);
+            }
+            ga_domain_free(&d);
+            ga_domain_free(&stated);
+            if (status != GA_EXIT_OK)
+                return status;
+        }
+    }
+    if (seen[0]) {
+        snprintf(line, sizeof line, "; run elsewhere and graded from files: %s", seen);
+        append_line(rr->machine, sizeof rr->machine, line);
+    }
+    return GA_EXIT_OK;
+}
+
+/* The sections of the manifests for f. */
+static size_t outside_count(const struct ga_format *f, const struct ga_real_outputs *ro,
+                            size_t nro)
+{
+    size_t n = 0;
+
+    for (size_t k = 0; k < nro; k++)
+        for (size_t i = 0; i < ro[k].count; i++)
+            n += ro[k].entries[i].format == f;
+    return n;
+}
+
 /* The models sweep domain_spec; the real libraries real_spec, in the same
  * pass when it is the same domain.  *measured says over what. */
 static int report_format(const char *dir, const struct ga_format *f, const char *domain_spec,
-                         const char *real_spec, const struct ga_sweep_options *base,
-                         const char *how, struct ga_report_domain *measured)
+                         const char *real_spec, const struct ga_real_outputs *ro, size_t nro,
+                         const struct ga_sweep_options *base, const char *how,
+                         struct ga_report_domain *measured)
 {
+    size_t outside = 2 * outside_count(f, ro, nro);
     size_t max = ga_report_plan_max() + ga_report_plan_real_max(), n, nreal;
     struct ga_measurement *m = calloc(max + 1, sizeof *m);
-    struct ga_result *results = calloc(max + 1, sizeof *results);
+    struct ga_result *results = calloc(max + outside + 1, sizeof *results);
+    struct outside_text *text = calloc(outside + 1, sizeof *text);
     struct ga_report_real rr;
     struct ga_domain domain, real_domain;
     bool separate = strcmp(domain_spec, real_spec) != 0;
@@ -141,9 +281,10 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     char err[512], name[64];
     int status;
 
-    if (!m || !results) {
+    if (!m || !results || !text) {
         free(m);
         free(results);
+        free(text);
         ga_cli_error("report: out of memory");
         return GA_EXIT_INTERNAL;
     }
@@ -160,6 +301,7 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
         ga_report_real_close(&rr);
         free(m);
         free(results);
+        free(text);
         return GA_EXIT_USAGE;
     }
     if (!separate)
@@ -175,6 +317,12 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
         if (ga_result_from_measurement(&results[i], &m[i], i < n ? &domain : &real_domain,
                                        base->oracle, NULL) != 0)
             status = GA_EXIT_INTERNAL;
+    /* Measured here, then graded from files: after this, nreal counts both. */
+    if (status == GA_EXIT_OK) {
+        size_t rows = n + nreal;
+        status = grade_outside(f, ro, nro, base, &rr, results, &rows, text);
+        nreal = rows - n;
+    }
     if (status == GA_EXIT_OK) {
         struct ga_real_section real = { results + n, nreal, rr.machine, rr.not_measured };
         struct page page = { f, results, n, how, &real };
@@ -203,7 +351,7 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
         measured->count = results[0].region[GA_REGION_ALL].count;
         snprintf(measured->domain, sizeof measured->domain, "%s", results[0].domain);
     }
-    for (size_t i = 0; i < n + nreal; i++)
+    for (size_t i = 0; i <= max; i++)
         if (m[i].stats)
             ga_measurement_clear(&m[i]);
     ga_report_real_close(&rr);
@@ -212,6 +360,7 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
         ga_domain_free(&real_domain);
     free(m);
     free(results);
+    free(text);
     return status;
 }
 
@@ -245,61 +394,33 @@ static int check_formats(const char *formats, char *list, size_t size)
     return 0;
 }
 
-int ga_cmd_report(int argc, char **argv)
+/* The --real-outputs manifests, read before anything is measured. */
+static int read_manifests(const char *const *paths, size_t n, struct ga_real_outputs *ro)
 {
-    static const struct option options[] = {
-        { "out", required_argument, NULL, 'o' },
-        { "formats", required_argument, NULL, 'f' },
-        { "float32-domain", required_argument, NULL, 'd' },
-        { "real-float32-domain", required_argument, NULL, 'R' },
-        { "oracle", required_argument, NULL, 'O' },
-        { "threads", required_argument, NULL, 't' },
-        { "force", no_argument, NULL, 'F' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    const char *dir = NULL, *formats = "bfloat16,float16,float32", *f32_domain = "stride:4096",
-               *real_f32_domain = NULL;
-    struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST };
+    char err[1024];
+
+    for (size_t k = 0; k < n; k++)
+        if (ga_real_outputs_read(paths[k], &ro[k], err, sizeof err) != 0) {
+            ga_cli_error("report: --real-outputs %s", err);
+            for (size_t q = 0; q < k; q++)
+                ga_real_outputs_free(&ro[q]);
+            return GA_EXIT_USAGE;
+        }
+    return GA_EXIT_OK;
+}
+
+/* Every format of the list, then the index. */
+static int report_all(const char *dir, const char *formats, const char *f32_domain,
+                      const char *real_f32_domain, const struct ga_real_outputs *ro, size_t nro,
+                      const struct ga_sweep_options *so, bool force)
+{
     struct ga_io_error io;
     struct ga_report_marker measured;
-    bool force = false;
     char list[256], how[GA_DOMAIN_SPEC_LEN + 64];
-    int opt, status = GA_EXIT_OK;
+    int status = GA_EXIT_OK;
     const struct ga_format *written[GA_FORMAT_COUNT];
     size_t nwritten = 0;
 
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
-        switch (opt) {
-        case 'o': dir = optarg; break;
-        case 'f': formats = optarg; break;
-        case 'd': f32_domain = optarg; break;
-        case 'R': real_f32_domain = optarg; break;
-        case 'F': force = true; break;
-        case 'O':
-            if (ga_cli_oracle(optarg, &so.oracle) != 0)
-                return GA_EXIT_USAGE;
-            break;
-        case 't':
-            if (ga_cli_threads("report", optarg, &so.threads) != 0)
-                return GA_EXIT_USAGE;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return GA_EXIT_OK;
-        default:
-            ga_cli_error("report: see 'gelu-acc report --help'");
-            return GA_EXIT_USAGE;
-        }
-    }
-    if (!dir || optind < argc) {
-        ga_cli_error(dir ? "report: unexpected argument '%s'" : "report: --out DIR is required%s",
-                     dir ? argv[optind] : "");
-        return GA_EXIT_USAGE;
-    }
-    if (check_formats(formats, list, sizeof list) != 0)
-        return GA_EXIT_USAGE;
     if (prepare_dir(dir, force) != 0)
         return GA_EXIT_USAGE;
     if (ga_report_marker_read(dir, &measured, &io) != GA_IO_OK) {
@@ -328,7 +449,7 @@ int ga_cmd_report(int argc, char **argv)
                  f->bits > 16 ? " --float32-domain " : "", f->bits > 16 ? f32_domain : "",
                  strcmp(real, domain) ? " --real-float32-domain " : "",
                  strcmp(real, domain) ? real : "");
-        status = report_format(dir, f, domain, real, &so, how, &measured.format[f->id]);
+        status = report_format(dir, f, domain, real, ro, nro, so, how, &measured.format[f->id]);
         if (status == GA_EXIT_OK && ga_report_marker_write(dir, &measured, &io) != GA_IO_OK) {
             ga_cli_error("report: %s", io.message);
             status = GA_EXIT_USAGE;
@@ -341,5 +462,75 @@ int ga_cmd_report(int argc, char **argv)
         ga_cli_error("report: %s", io.message);
         status = GA_EXIT_USAGE;
     }
+    return status;
+}
+
+int ga_cmd_report(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "out", required_argument, NULL, 'o' },
+        { "formats", required_argument, NULL, 'f' },
+        { "float32-domain", required_argument, NULL, 'd' },
+        { "real-float32-domain", required_argument, NULL, 'R' },
+        { "real-outputs", required_argument, NULL, 'M' },
+        { "oracle", required_argument, NULL, 'O' },
+        { "threads", required_argument, NULL, 't' },
+        { "force", no_argument, NULL, 'F' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *dir = NULL, *formats = "bfloat16,float16,float32", *f32_domain = "stride:4096",
+               *real_f32_domain = NULL;
+    struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST };
+    bool force = false;
+    char list[256];
+    int opt, status;
+    const char *manifests[MAX_MANIFESTS];
+    struct ga_real_outputs ro[MAX_MANIFESTS];
+    size_t nro = 0;
+
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (opt) {
+        case 'o': dir = optarg; break;
+        case 'f': formats = optarg; break;
+        case 'd': f32_domain = optarg; break;
+        case 'R': real_f32_domain = optarg; break;
+        case 'M':
+            if (nro == MAX_MANIFESTS) {
+                ga_cli_error("report: more than %d --real-outputs", MAX_MANIFESTS);
+                return GA_EXIT_USAGE;
+            }
+            manifests[nro++] = optarg;
+            break;
+        case 'F': force = true; break;
+        case 'O':
+            if (ga_cli_oracle(optarg, &so.oracle) != 0)
+                return GA_EXIT_USAGE;
+            break;
+        case 't':
+            if (ga_cli_threads("report", optarg, &so.threads) != 0)
+                return GA_EXIT_USAGE;
+            break;
+        case 'h':
+            fputs(help, stdout);
+            return GA_EXIT_OK;
+        default:
+            ga_cli_error("report: see 'gelu-acc report --help'");
+            return GA_EXIT_USAGE;
+        }
+    }
+    if (!dir || optind < argc) {
+        ga_cli_error(dir ? "report: unexpected argument '%s'" : "report: --out DIR is required%s",
+                     dir ? argv[optind] : "");
+        return GA_EXIT_USAGE;
+    }
+    if (check_formats(formats, list, sizeof list) != 0)
+        return GA_EXIT_USAGE;
+    status = read_manifests(manifests, nro, ro);
+    if (status == GA_EXIT_OK)
+        status = report_all(dir, formats, f32_domain, real_f32_domain, ro, nro, &so, force);
+    for (size_t k = 0; k < nro; k++)
+        ga_real_outputs_free(&ro[k]);
     return status;
 }

@@ -362,7 +362,21 @@ static void real_section(FILE *out, const struct page *p)
           "only with a run on the same CPU model, ISA and library versions (the line at the "
           "top of the page). Domain: <code>", out);
     put(out, rs->n ? rs->r[0].domain : "-");
-    fputs("</code>.</p>\n", out);
+    fputs("</code>", out);
+    for (size_t i = 1; i < rs->n; i++) {
+        if (!ga_real_section_new_domain(rs, i))
+            continue;
+        fputs("; <code>", out);
+        put(out, rs->r[i].domain);
+        fputs("</code> for", out);
+        for (size_t k = i; k < rs->n; k++)
+            if (rs->r[k].reference == GA_GELU && strcmp(rs->r[k].domain, rs->r[i].domain) == 0) {
+                fputs(" <code>", out);
+                put(out, rs->r[k].impl);
+                fputs("</code>", out);
+            }
+    }
+    fputs(".</p>\n", out);
     if (rs->n) {
         fputs("<h3>Against exact GELU</h3>\n", out);
         summary_table(out, &rp, GA_GELU, GA_REGION_ALL);

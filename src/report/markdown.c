@@ -59,8 +59,17 @@ static void real_section(FILE *out, const struct ga_real_section *rs)
                  "bit for bit that the models naming a library compute what it computes. "
                  "These figures depend on the CPU's vector dispatch: `make check` compares "
                  "them only with a run on the same CPU model, ISA and library versions "
-                 "(the line at the top of the page). Domain: `%s`.\n\n",
+                 "(the line at the top of the page). Domain: `%s`",
             rs->n ? rs->r[0].domain : "-");
+    for (size_t i = 1; i < rs->n; i++) {
+        if (!ga_real_section_new_domain(rs, i))
+            continue;
+        fprintf(out, "; `%s` for", rs->r[i].domain);
+        for (size_t k = i; k < rs->n; k++)
+            if (rs->r[k].reference == GA_GELU && strcmp(rs->r[k].domain, rs->r[i].domain) == 0)
+                fprintf(out, " `%s`", rs->r[k].impl);
+    }
+    fprintf(out, ".\n\n");
     if (rs->n) {
         fprintf(out, "### Against exact GELU\n\n");
         summary_table(out, rs->r, rs->n, GA_GELU, GA_REGION_ALL);

@@ -65,3 +65,11 @@ int ga_result_from_measurement(struct ga_result *r, const struct ga_measurement 
     }
     return 0;
 }
+
+bool ga_real_section_new_domain(const struct ga_real_section *rs, size_t i)
+{
+    for (size_t k = 0; k < i; k++)
+        if (strcmp(rs->r[k].domain, rs->r[i].domain) == 0)
+            return false;
+    return true;
+}

@@ -58,6 +58,11 @@ struct ga_real_section {
     const char *not_measured;   /* lines "name: why", or "" */
 };
 
+/* Whether row i of a real section is the first of its domain (rows graded
+ * from files have their own): the pages name each domain once, with the
+ * rows measured on it after the first. */
+bool ga_real_section_new_domain(const struct ga_real_section *rs, size_t i);
+
 /* ga_write_markdown with the real libraries' section (rs NULL: none). */
 int ga_write_markdown_page(FILE *out, const struct ga_format *f, const struct ga_result *r,
                            size_t n, const char *how_generated,
