@@ -164,7 +164,7 @@ static int grade_outside(const struct ga_format *f, const struct ga_real_outputs
             size_t nrefs = e->reference == GA_GELU ? 1 : 2;
             struct ga_graded g[2];
             struct ga_measurement m[2];
-            struct ga_domain d, stated;
+            struct ga_domain d, second, stated;  /* second: g[1]'s inputs, unused */
             struct ga_io_error io;
             char why[512];
             int status = GA_EXIT_OK;
@@ -197,7 +197,7 @@ static int grade_outside(const struct ga_format *f, const struct ga_real_outputs
                     ga_domain_free(&stated);
                     return GA_EXIT_USAGE;
                 }
-                ga_graded_attach(&g[r], e->name, r == 0 ? &d : &stated, &m[r]);
+                ga_graded_attach(&g[r], e->name, r == 0 ? &d : &second, &m[r]);
                 m[r].reference = refs[r];
                 m[r].want_profile = false;
             }
@@ -238,6 +238,8 @@ static int grade_outside(const struct ga_format *f, const struct ga_real_outputs
                 ga_graded_close(&g[r]);
             }
             ga_domain_free(&d);
+            if (nrefs > 1)
+                ga_domain_free(&second);
             ga_domain_free(&stated);
             if (status != GA_EXIT_OK)
                 return status;
