@@ -605,7 +605,11 @@ static const char guide[] =
     "<li>for <b>each implementation</b>: its error against the input, with the underflow "
     "threshold and where it stops being faithful marked, and a histogram of how many format "
     "values lie between its outputs and the correctly rounded ones;</li>\n"
-    "<li>the catalogue: the formula each implementation computes and what it models.</li>\n"
+    "<li>the catalogue: the formula each implementation computes and what it models;</li>\n"
+    "<li>the <b>real libraries</b>: GELU as PyTorch, oneDNN, SLEEF and Eigen compute it on the "
+    "machine named at the top of the page, called through their own entry points, and ONNX "
+    "Runtime's outputs graded from files; the same tables, with what ran and what the "
+    "libraries refused (their data: FORMAT-real.csv and .json).</li>\n"
     "</ul>\n<p>Reading the error plots: the y axis is logarithmic in ulps of the exact value; "
     "0.5 ulp is correctly rounded, 1 ulp faithful. The grey strip under the plot holds errors "
     "of 0, the one over it errors above 1e8 ulp, infinite outputs and NaN.</p>\n";
@@ -613,7 +617,7 @@ static const char guide[] =
 static int write_index(FILE *out, const void *ctx)
 {
     const struct index *ix = ctx;
-    char path[GA_PICTURE_PATH_LEN], caption[160];
+    char path[GA_PICTURE_PATH_LEN], caption[160], page[64];
 
     head(out, "GELU accuracy reports");
     fputs("<h1>GELU accuracy reports</h1>\n", out);
@@ -639,6 +643,16 @@ static int write_index(FILE *out, const void *ctx)
         fputs("</a></h2>\n", out);
         measured_on(out, ix->list[i], ix->measured);
         links(out, name, false);
+        snprintf(page, sizeof page, "%s-real.json", name);
+        if (exists(ix->dir, page)) {
+            fputs("<p class=\"nav\"><a href=\"", out);
+            put(out, name);
+            fputs(".html#real\">Real libraries</a> · Data: <a href=\"", out);
+            put(out, name);
+            fputs("-real.csv\">CSV</a>, <a href=\"", out);
+            put(out, name);
+            fputs("-real.json\">JSON</a></p>\n", out);
+        }
         if (exists(ix->dir, ga_picture_overview_path(ix->list[i], path))) {
             snprintf(caption, sizeof caption, "%s: worst ulp error of every implementation",
                      name);
