@@ -1,8 +1,6 @@
 /* Reading and writing baseline files (format in baseline.h). */
 #include "check/baseline.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -10,7 +8,7 @@
 
 #include "formats/parse_value.h"
 #include "io/parse_count.h"
-#include "io/text_line.h"
+#include "io/section_file.h"
 #include "isolation/plugin.h"
 #include "report/number_text.h"
 #include "sweep/domain.h"
@@ -291,120 +289,71 @@ static int finish_entry(struct reader *rd, struct ga_baseline_entry *e)
     return 0;
 }
 
-/* [name]: a new entry. */
-static int start_entry(struct reader *rd, struct ga_baseline *b, size_t *capacity,
-                       char *text)
+/* The callbacks of the section reader. */
+struct baseline_file {
+    struct reader rd;
+    struct ga_baseline *b;
+    size_t capacity;
+};
+
+static int on_start(void *ctx, const char *name, int line)
 {
-    size_t len = strlen(text);
+    struct baseline_file *bf = ctx;
+    struct ga_baseline *b = bf->b;
     struct ga_baseline_entry *e;
 
-    if (len < 3 || text[len - 1] != ']' || strcspn(text + 1, "[]") != len - 2)
-        return refuse(rd, "expected a section header '[name]'");
-    text[len - 1] = '\0';
-    text++;
-    if (text[0] == ' ' || text[0] == '\t' || text[len - 3] == ' ' || text[len - 3] == '\t')
-        return refuse(rd, "blanks around the section name '%s'", text);
-    if (len - 2 >= sizeof e->name)
-        return refuse(rd, "section name longer than %zu characters", sizeof e->name - 1);
-    for (size_t i = 0; i < b->count; i++)
-        if (strcmp(b->entries[i].name, text) == 0)
-            return refuse(rd, "section [%s] is given twice (first at line %d)", text,
-                          b->entries[i].line);
-    if (b->count == *capacity) {
-        size_t wanted = *capacity ? 2 * *capacity : 8;
+    if (b->count == bf->capacity) {
+        size_t wanted = bf->capacity ? 2 * bf->capacity : 8;
         struct ga_baseline_entry *bigger = realloc(b->entries, wanted * sizeof *bigger);
         if (!bigger)
-            return refuse(rd, "out of memory");
+            return refuse(&bf->rd, "out of memory");
         b->entries = bigger;
-        *capacity = wanted;
+        bf->capacity = wanted;
     }
     e = &b->entries[b->count++];
     memset(e, 0, sizeof *e);
     e->reference = GA_GELU;
-    e->line = rd->line;
-    strcpy(e->name, text);
-    memset(rd->seen, 0, sizeof rd->seen);
+    e->line = line;
+    snprintf(e->name, sizeof e->name, "%s", name);
+    memset(bf->rd.seen, 0, sizeof bf->rd.seen);
     return 0;
 }
 
-/* One line, already without its newline and blanks. */
-static int parse_line(struct reader *rd, struct ga_baseline *b, size_t *capacity, char *text)
+static int on_setting(void *ctx, char *key, char *value, int *line)
 {
-    struct ga_baseline_entry *e = b->count ? &b->entries[b->count - 1] : NULL;
-    char *eq;
+    struct baseline_file *bf = ctx;
 
-    /* a comment runs from a '#' that starts the line or follows a blank */
-    for (char *c = text; (c = strchr(c, '#')) != NULL; c++)
-        if (c == text || c[-1] == ' ' || c[-1] == '\t') {
-            *c = '\0';
-            break;
-        }
-    text = ga_trim(text);
-    if (*text == '\0')
-        return 0;
-    if (*text == '[') {
-        if (e && finish_entry(rd, e) != 0)
-            return -1;
-        return start_entry(rd, b, capacity, text);
-    }
-    if (!e)
-        return refuse(rd, "a setting before the first section '[name]'");
-    if (!(eq = strchr(text, '=')) || eq == text)
-        return refuse(rd, "expected 'key = value'");
-    *eq = '\0';
-    return parse_key_value(rd, e, ga_trim(text), ga_trim(eq + 1));
+    bf->rd.line = *line;
+    return parse_key_value(&bf->rd, &bf->b->entries[bf->b->count - 1], key, value);
+}
+
+static int on_finish(void *ctx, int *line)
+{
+    struct baseline_file *bf = ctx;
+    int status;
+
+    bf->rd.line = *line;
+    status = finish_entry(&bf->rd, &bf->b->entries[bf->b->count - 1]);
+    *line = bf->rd.line;
+    return status;
 }
 
 int ga_baseline_read(const char *path, struct ga_baseline *b, char *err, size_t errlen)
 {
-    FILE *in = fopen(path, "r");
-    struct reader rd = { .line = 0 };
-    char *line = NULL;
-    size_t length = 0, capacity = 0;
-    int status = 0;
-    ssize_t got;
+    static const struct ga_section_callbacks callbacks = { on_start, on_setting, on_finish };
+    struct baseline_file bf = { .b = b };
+    struct ga_section_file sf = {
+        .cb = &callbacks, .ctx = &bf, .why = bf.rd.why, .why_size = sizeof bf.rd.why,
+        .name_max = sizeof b->entries->name - 1,
+        .no_section = "a baseline lists kernels as '[name]' sections",
+    };
 
     memset(b, 0, sizeof *b);
-    if (!in) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    if (ga_section_file_read(path, &sf, err, errlen) != 0) {
+        ga_baseline_free(b);
         return -1;
     }
-    while (status == 0 && (got = getline(&line, &length, in)) != -1) {
-        size_t column;
-        const char *why;
-        char *text = ga_line_text(line, (size_t)got, &column, &why);
-
-        if (rd.line == INT_MAX) {
-            snprintf(err, errlen, "%s: more than %d lines", path, INT_MAX);
-            status = -1;
-            break;
-        }
-        rd.line++;
-        if (!text) {
-            snprintf(err, errlen, "%s:%d:%zu: %s", path, rd.line, column, why);
-            status = -1;
-        } else if (parse_line(&rd, b, &capacity, text) != 0) {
-            snprintf(err, errlen, "%s:%d: %s", path, rd.line, rd.why);
-            status = -1;
-        }
-    }
-    if (status == 0 && ferror(in)) {
-        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-        status = -1;
-    }
-    if (status == 0 && b->count && finish_entry(&rd, &b->entries[b->count - 1]) != 0) {
-        snprintf(err, errlen, "%s:%d: %s", path, rd.line, rd.why);
-        status = -1;
-    }
-    if (status == 0 && b->count == 0) {
-        snprintf(err, errlen, "%s: no section: a baseline lists kernels as '[name]' sections", path);
-        status = -1;
-    }
-    free(line);
-    fclose(in);
-    if (status != 0)
-        ga_baseline_free(b);
-    return status;
+    return 0;
 }
 
 void ga_baseline_free(struct ga_baseline *b)

@@ -1,15 +1,13 @@
 /* Manifests of real-library outputs computed elsewhere (real_outputs.h). */
 #include "report/real_outputs.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/text_line.h"
+#include "io/section_file.h"
 
 enum key {
     KEY_LIBRARY, KEY_VERSION, KEY_OPERATOR, KEY_FORMAT, KEY_REFERENCE, KEY_KERNEL, KEY_INPUTS,
@@ -146,79 +144,66 @@ static int finish_entry(struct reader *rd, const struct ga_real_outputs_entry *e
     return 0;
 }
 
-static int start_entry(struct reader *rd, struct ga_real_outputs *ro, size_t *capacity,
-                       char *text)
+/* The callbacks of the section reader. */
+struct manifest {
+    struct reader rd;
+    struct ga_real_outputs *ro;
+    size_t capacity;
+};
+
+static int on_start(void *ctx, const char *name, int line)
 {
-    size_t len = strlen(text);
+    struct manifest *mf = ctx;
+    struct ga_real_outputs *ro = mf->ro;
     struct ga_real_outputs_entry *e;
 
-    if (len < 3 || text[len - 1] != ']' || strcspn(text + 1, "[]") != len - 2)
-        return refuse(rd, "expected a section header '[name]'");
-    text[len - 1] = '\0';
-    text++;
-    if (text[0] == ' ' || text[0] == '\t' || text[len - 3] == ' ' || text[len - 3] == '\t')
-        return refuse(rd, "blanks around the section name '%s'", text);
-    if (len - 2 >= sizeof e->name)
-        return refuse(rd, "section name longer than %zu characters", sizeof e->name - 1);
-    for (size_t i = 0; i < ro->count; i++)
-        if (strcmp(ro->entries[i].name, text) == 0)
-            return refuse(rd, "section [%s] is given twice (first at line %d)", text,
-                          ro->entries[i].line);
-    if (ro->count == *capacity) {
-        size_t wanted = *capacity ? 2 * *capacity : 8;
+    if (ro->count == mf->capacity) {
+        size_t wanted = mf->capacity ? 2 * mf->capacity : 8;
         struct ga_real_outputs_entry *bigger = realloc(ro->entries, wanted * sizeof *bigger);
         if (!bigger)
-            return refuse(rd, "out of memory");
+            return refuse(&mf->rd, "out of memory");
         ro->entries = bigger;
-        *capacity = wanted;
+        mf->capacity = wanted;
     }
     e = &ro->entries[ro->count++];
     memset(e, 0, sizeof *e);
-    e->line = rd->line;
-    strcpy(e->name, text);
-    memset(rd->seen, 0, sizeof rd->seen);
+    e->line = line;
+    snprintf(e->name, sizeof e->name, "%s", name);
+    memset(mf->rd.seen, 0, sizeof mf->rd.seen);
     return 0;
 }
 
-static int parse_line(struct reader *rd, struct ga_real_outputs *ro, size_t *capacity,
-                      char *text)
+static int on_setting(void *ctx, char *key, char *value, int *line)
 {
-    struct ga_real_outputs_entry *e = ro->count ? &ro->entries[ro->count - 1] : NULL;
-    char *eq;
+    struct manifest *mf = ctx;
 
-    /* a comment runs from a '#' that starts the line or follows a blank */
-    for (char *c = text; (c = strchr(c, '#')) != NULL; c++)
-        if (c == text || c[-1] == ' ' || c[-1] == '\t') {
-            *c = '\0';
-            break;
-        }
-    text = ga_trim(text);
-    if (*text == '\0')
-        return 0;
-    if (*text == '[') {
-        if (e && finish_entry(rd, e) != 0)
-            return -1;
-        return start_entry(rd, ro, capacity, text);
-    }
-    if (!e)
-        return refuse(rd, "a setting before the first section '[name]'");
-    if (!(eq = strchr(text, '=')) || eq == text)
-        return refuse(rd, "expected 'key = value'");
-    *eq = '\0';
-    return parse_key_value(rd, e, ga_trim(text), ga_trim(eq + 1));
+    mf->rd.line = *line;
+    return parse_key_value(&mf->rd, &mf->ro->entries[mf->ro->count - 1], key, value);
+}
+
+static int on_finish(void *ctx, int *line)
+{
+    struct manifest *mf = ctx;
+    int status;
+
+    mf->rd.line = *line;
+    status = finish_entry(&mf->rd, &mf->ro->entries[mf->ro->count - 1]);
+    *line = mf->rd.line;
+    return status;
 }
 
 int ga_real_outputs_read(const char *path, struct ga_real_outputs *ro, char *err,
                          size_t errlen)
 {
+    static const struct ga_section_callbacks callbacks = { on_start, on_setting, on_finish };
     const char *slash = strrchr(path, '/');
     char dir[1024] = "";
-    struct reader rd = { .dir = dir };
-    char *line = NULL;
-    size_t length = 0, capacity = 0;
-    int status = 0;
-    ssize_t got;
-    FILE *in;
+    struct manifest mf = { .rd = { .dir = dir }, .ro = ro };
+    struct ga_section_file sf = {
+        .cb = &callbacks, .ctx = &mf, .why = mf.rd.why, .why_size = sizeof mf.rd.why,
+        .name_max = sizeof ro->entries->name - 1,
+        .no_section = "a manifest lists outputs as '[name]' sections",
+    };
 
     memset(ro, 0, sizeof *ro);
     if (slash && (size_t)(slash - path + 1) >= sizeof dir) {
@@ -227,47 +212,11 @@ int ga_real_outputs_read(const char *path, struct ga_real_outputs *ro, char *err
     }
     if (slash)
         memcpy(dir, path, (size_t)(slash - path + 1));
-    if (!(in = fopen(path, "r"))) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    if (ga_section_file_read(path, &sf, err, errlen) != 0) {
+        ga_real_outputs_free(ro);
         return -1;
     }
-    while (status == 0 && (got = getline(&line, &length, in)) != -1) {
-        size_t column;
-        const char *why;
-        char *text = ga_line_text(line, (size_t)got, &column, &why);
-
-        if (rd.line == INT_MAX) {
-            snprintf(err, errlen, "%s: more than %d lines", path, INT_MAX);
-            status = -1;
-            break;
-        }
-        rd.line++;
-        if (!text) {
-            snprintf(err, errlen, "%s:%d:%zu: %s", path, rd.line, column, why);
-            status = -1;
-        } else if (parse_line(&rd, ro, &capacity, text) != 0) {
-            snprintf(err, errlen, "%s:%d: %s", path, rd.line, rd.why);
-            status = -1;
-        }
-    }
-    if (status == 0 && ferror(in)) {
-        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-        status = -1;
-    }
-    if (status == 0 && ro->count && finish_entry(&rd, &ro->entries[ro->count - 1]) != 0) {
-        snprintf(err, errlen, "%s:%d: %s", path, rd.line, rd.why);
-        status = -1;
-    }
-    if (status == 0 && ro->count == 0) {
-        snprintf(err, errlen, "%s: no section: a manifest lists outputs as '[name]' sections",
-                 path);
-        status = -1;
-    }
-    free(line);
-    fclose(in);
-    if (status != 0)
-        ga_real_outputs_free(ro);
-    return status;
+    return 0;
 }
 
 void ga_real_outputs_free(struct ga_real_outputs *ro)
