@@ -86,17 +86,18 @@ static const struct ga_impl catalogue[] = {
       "x*0.5f*(1 + erff(x*(float)M_SQRT1_2))",
       OPMATH("erff"), run_erf, NULL, false },
     { "erfc", ALL_FORMATS, GA_GELU,
-      "JAX exact GELU (jax/_src/nn/functions.py gelu, approximate=False, since 2024), with "
-      "the C library's erfcf",
+      "JAX exact GELU (jax v0.11.0, jax/_src/nn/functions.py gelu, approximate=False: "
+      "0.5*x*erfc(-x*sqrt_half)), with the C library's erfcf",
       "0.5f*x*erfcf(-x*(float)sqrt(0.5))",
       OPMATH("erfcf"), run_erfc, NULL, false },
     { "tanh", ALL_FORMATS, GA_GELU_TANH,
-      "PyTorch tanh GELU (approximate='tanh') as written in its CUDA kernel; on the CPU "
-      "1.13 fuses x + kappa*x^3 (tanh_fma)",
+      "PyTorch 1.13 tanh GELU (approximate='tanh') as written in its CUDA kernel "
+      "(ActivationGeluKernel.cu); on the CPU 1.13 fuses x + kappa*x^3 (tanh_fma)",
       "0.5f*x*(1 + tanhf(beta*(x + kappa*(x*x*x)))), beta = (float)sqrt(2/pi), kappa = 0.044715f",
       OPMATH("tanhf"), run_tanh, NULL, false },
     { "tanh_factored", ALL_FORMATS, GA_GELU_TANH,
-      "HF FastGELUActivation (src/transformers/activations.py), ggml ggml_gelu_f32 (ggml.c)",
+      "HF transformers FastGELUActivation (src/transformers/activations.py at commit "
+      "00e12e7), ggml ggml_gelu_f32 (src/ggml-cpu/ggml-cpu.c at commit 9a4acb3, 2025-02-12)",
       "0.5f*x*(1 + tanhf(beta*x*(1 + kappa*x*x)))",
       OPMATH("tanhf"), run_tanh_factored, NULL, false },
     { "sigmoid", ALL_FORMATS, GA_GELU_TANH,
@@ -104,8 +105,9 @@ static const struct ga_impl catalogue[] = {
       "x/(1 + expf(-2*u)), u = beta*(x + kappa*(x*x*x))",
       OPMATH("expf"), run_sigmoid, NULL, false },
     { "quick", ALL_FORMATS, GA_GELU,
-      "quick GELU: CLIP, HF QuickGELUActivation (src/transformers/activations.py), "
-      "TransformerEngine qgelu",
+      "quick GELU: CLIP QuickGELU (clip/model.py at commit d05afc4), HF QuickGELUActivation "
+      "(activations.py at 00e12e7), ggml ggml_gelu_quick_f32 (9a4acb3), TransformerEngine "
+      "qgelu (transformer_engine/common/util/math.h at d0067d0, 2026-08-22; with CUDA's expf)",
       "x*(1/(1 + expf(-(1.702f*x))))",
       OPMATH("expf"), run_quick, NULL, false },
     { "erf_as", ALL_FORMATS, GA_GELU,
@@ -130,7 +132,8 @@ static const struct ga_impl catalogue[] = {
       "0.5f*x*(1 + tanhf(beta*fmaf(kappa, x*x*x, x)))",
       OPMATH("tanhf"), run_tanh_fma, NULL, false },
     { "lut_f16", F32 | F16, GA_GELU_TANH,
-      "ggml / llama.cpp / whisper.cpp CPU GELU (ggml.c, GGML_GELU_FP16 table)",
+      "ggml / llama.cpp / whisper.cpp CPU GELU with GGML_GELU_FP16 (ggml_vec_gelu_f32 and "
+      "its table, src/ggml-cpu/ggml-cpu.c at ggml commit 9a4acb3, 2025-02-12)",
       "float16: table[h] = fp16(tanh_factored(h)); "
       "float32: x <= -10 -> 0, x >= 10 -> x, else table[fp16(x)]",
       "float32 tanh_factored rounded to float16 in a 65536-entry table",
@@ -141,9 +144,9 @@ static const struct ga_impl catalogue[] = {
       "double with C erfc, rounded once to the format",
       run_double, NULL, false },
     { "erf_native", HALF_FORMATS, GA_GELU,
-      "MLX nn.gelu (python/mlx/nn/layers/activations.py), HF _gelu_python "
-      "(src/transformers/activations.py), TensorFlow tf.nn.gelu (= Eigen 3.4 bit for bit) on "
-      "bfloat16/float16 arrays",
+      "HF transformers _gelu_python (src/transformers/activations.py at commit 00e12e7) and "
+      "TensorFlow tf.nn.gelu (= Eigen 3.4 bit for bit) on bfloat16/float16 arrays; MLX "
+      "v0.32.1 nn.gelu halves last, x*(1 + erf(x/sqrt2))/2 (doc/libraries.md)",
       "x*0.5*(1 + erf(x/sqrt2)), sqrt2 rounded (bfloat16 1.4140625)",
       NATIVE, run_erf_native, NULL, false },
     { "erf_torch_bf16", BF16, GA_GELU,
@@ -152,18 +155,20 @@ static const struct ga_impl catalogue[] = {
       "x*0.5*(1 + erf(x*alpha)), alpha = M_SQRT1_2 rounded (bfloat16 0.70703125)",
       NATIVE, run_erf_torch_bf16, NULL, false },
     { "erfc_native", HALF_FORMATS, GA_GELU,
-      "JAX exact GELU (jax/_src/nn/functions.py) on bfloat16/float16 arrays (constants cast "
-      "to the dtype)",
+      "JAX exact GELU (jax v0.11.0, jax/_src/nn/functions.py) on bfloat16/float16 arrays "
+      "(constants cast to the dtype)",
       "0.5*x*erfc(-x*sqrt(0.5)), sqrt(0.5) rounded (bfloat16 0.70703125)",
       NATIVE, run_erfc_native, NULL, false },
     { "tanh_native", HALF_FORMATS, GA_GELU_TANH,
-      "HF NewGELUActivation (src/transformers/activations.py), JAX approximate=True, and "
-      "PyTorch 1.13's CPU tanh GELU (= libtorch bit for bit) on bfloat16/float16 arrays",
+      "HF transformers NewGELUActivation (activations.py at commit 00e12e7), JAX v0.11.0 "
+      "approximate=True, and PyTorch 1.13's CPU tanh GELU (= libtorch bit for bit) on "
+      "bfloat16/float16 arrays",
       "0.5*x*(1 + tanh(beta*(x + kappa*((x*x)*x)))), beta, kappa rounded "
       "(bfloat16 0.796875, 0.044677734)",
       NATIVE, run_tanh_native, NULL, false },
     { "tanh_factored_native", HALF_FORMATS, GA_GELU_TANH,
-      "HF FastGELUActivation eager (src/transformers/activations.py) on bfloat16/float16 arrays",
+      "HF transformers FastGELUActivation eager (activations.py at commit 00e12e7) on "
+      "bfloat16/float16 arrays",
       "0.5*x*(1 + tanh(beta*x*(1 + kappa*x*x))), beta, kappa rounded",
       NATIVE, run_tanh_factored_native, NULL, false },
     { "sigmoid_native", HALF_FORMATS, GA_GELU_TANH,
@@ -171,8 +176,8 @@ static const struct ga_impl catalogue[] = {
       "x/(1 + exp(-2*u)), u = beta*(x + kappa*((x*x)*x)), beta, kappa rounded",
       NATIVE, run_sigmoid_native, NULL, false },
     { "quick_native", HALF_FORMATS, GA_GELU,
-      "MLX gelu_fast_approx (python/mlx/nn/layers/activations.py), HF QuickGELUActivation "
-      "eager on bfloat16/float16 arrays",
+      "MLX v0.32.1 gelu_fast_approx (python/mlx/nn/layers/activations.py), HF "
+      "QuickGELUActivation eager (activations.py at 00e12e7) on bfloat16/float16 arrays",
       "x*sigmoid(1.702*x), 1.702 rounded (bfloat16 1.703125), sigmoid one op in float",
       NATIVE, run_quick_native, NULL, false },
     { "erf_as_native", HALF_FORMATS, GA_GELU,
