@@ -153,6 +153,7 @@ static void test_required_names(void **state)
         { "lut_f16", F32 | F16, GA_GELU_TANH },
         { "double", F32 | F16 | BF16, GA_GELU },
         { "erf_native", F16 | BF16, GA_GELU },
+        { "erf_mlx", F16 | BF16, GA_GELU },
         { "erfc_native", F16 | BF16, GA_GELU },
         { "tanh_native", F16 | BF16, GA_GELU_TANH },
         { "tanh_factored_native", F16 | BF16, GA_GELU_TANH },
@@ -395,6 +396,8 @@ static void test_native_constants(void **state)
             /* erf (MLX, HF gelu_python): x*0.5*(1 + erf(x/sqrt2)) */
             float erf_u = round_to(f, erff(round_to(f, v / constants[i].sqrt2)));
             float erf_form = round_to(f, half_x * round_to(f, 1.0f + erf_u));
+            /* erf, halved last (MLX nn.gelu): x*(1 + erf(x/sqrt2))/2 */
+            float mlx_form = round_to(f, round_to(f, v * round_to(f, 1.0f + erf_u)) / 2.0f);
             /* tanh: 0.5*x*(1 + tanh(beta*(x + kappa*((x*x)*x)))) */
             float x3 = round_to(f, round_to(f, v * v) * v);
             float kx3 = round_to(f, constants[i].kappa * x3);
@@ -405,6 +408,7 @@ static void test_native_constants(void **state)
             check_native("quick_native", f, x, quick);
             check_native("erfc_native", f, x, erfc_form);
             check_native("erf_native", f, x, erf_form);
+            check_native("erf_mlx", f, x, mlx_form);
             check_native("tanh_native", f, x, tanh_form);
         }
     }

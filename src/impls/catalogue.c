@@ -33,6 +33,7 @@ GA_DEFINE_OPMATH_RUN(run_erf_as, ga_gelu_erf_as_f32)
 GA_DEFINE_OPMATH_RUN(run_tanh_fma, ga_gelu_tanh_fma_f32)
 GA_DEFINE_DOUBLE_RUN(run_double, ga_gelu_double)
 GA_DEFINE_NATIVE_RUN(run_erf_native, ga_gelu_erf_native)
+GA_DEFINE_NATIVE_RUN(run_erf_mlx, ga_gelu_erf_mlx_native)
 GA_DEFINE_NATIVE_RUN(run_erf_torch_bf16, ga_gelu_erf_torch_bf16)
 GA_DEFINE_NATIVE_RUN(run_erfc_native, ga_gelu_erfc_native)
 GA_DEFINE_NATIVE_RUN(run_tanh_native, ga_gelu_tanh_native)
@@ -149,6 +150,10 @@ static const struct ga_impl catalogue[] = {
       "v0.32.1 nn.gelu halves last, x*(1 + erf(x/sqrt2))/2 (doc/libraries.md)",
       "x*0.5*(1 + erf(x/sqrt2)), sqrt2 rounded (bfloat16 1.4140625)",
       NATIVE, run_erf_native, NULL, false },
+    { "erf_mlx", HALF_FORMATS, GA_GELU,
+      "MLX v0.32.1 nn.gelu (python/mlx/nn/layers/activations.py) on bfloat16/float16 arrays",
+      "x*(1 + erf(x/sqrt2))/2, sqrt2 rounded (bfloat16 1.4140625): halved last",
+      NATIVE, run_erf_mlx, NULL, false },
     { "erf_torch_bf16", BF16, GA_GELU,
       "PyTorch 1.13 CPU exact GELU on bfloat16 tensors (GeluKernel.cpp, Vectorized<BFloat16>): "
       "the default path where the CPU lacks AVX-512 BF16, and with mkldnn disabled",

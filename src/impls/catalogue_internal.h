@@ -24,6 +24,7 @@ float ga_gelu_quick_f32(float x);          /* gelu_quick.c */
 /* Native forms for the 16-bit formats: every operation and every constant
  * rounded to f (native.h).  x is a value of f; so is the result. */
 float ga_gelu_erf_native(const struct ga_format *f, float x);
+float ga_gelu_erf_mlx_native(const struct ga_format *f, float x);
 float ga_gelu_erf_torch_bf16(const struct ga_format *f, float x);
 float ga_gelu_erfc_native(const struct ga_format *f, float x);
 float ga_gelu_erf_as_native(const struct ga_format *f, float x);

@@ -7,8 +7,10 @@
  *                                            not XLA's polynomial
  * The _native forms evaluate the same formulas with every operation and
  * constant rounded to a 16-bit format (native.h):
- * erf_native   x*0.5*(1 + erf(x/sqrt2))     MLX nn.gelu and HF gelu_python:
+ * erf_native   x*0.5*(1 + erf(x/sqrt2))     HF gelu_python, TensorFlow:
  *                                            sqrt2 -> 1.4140625 in bfloat16
+ * erf_mlx      x*(1 + erf(x/sqrt2))/2     MLX v0.32.1 nn.gelu: halves last, so
+ *                                            x*(1 + erf) overflows above max/2
  * erfc_native  0.5*x*erfc(-x*sqrt(0.5))     JAX with a bfloat16/float16 array:
  *                                            sqrt(0.5) -> 0.70703125 in bfloat16
  *
@@ -55,6 +57,20 @@ float ga_gelu_erf_native(const struct ga_format *f, float x)
     float one_plus_erf = ga_nat_add(f, 1.0f, erf_u);
     float half_x = ga_nat_mul(f, x, 0.5f);
     return ga_nat_mul(f, half_x, one_plus_erf);
+}
+
+/* MLX v0.32.1 nn.gelu (python/mlx/nn/layers/activations.py):
+ * x*(1 + erf(x/sqrt(2)))/2, each operation on the array's dtype.  Halving
+ * last, the product x*(1 + erf) is rounded before it is halved: it
+ * overflows to +inf once x*2 does (1 + erf is 2 there), and a subnormal
+ * product loses its last bit to the halving.  -inf gives NaN, +inf gives
+ * +inf, -0 gives -0 (-0*1/2). */
+float ga_gelu_erf_mlx_native(const struct ga_format *f, float x)
+{
+    float sqrt2 = ga_nat(f, M_SQRT2);
+    float erf_u = ga_nat(f, erff(ga_nat_div(f, x, sqrt2)));
+    float product = ga_nat_mul(f, x, ga_nat_add(f, 1.0f, erf_u));
+    return ga_nat_div(f, product, 2.0f);
 }
 
 /* Constants rounded: sqrt(0.5) (bfloat16 0.70703125, float16 0.70703125);
