@@ -10,12 +10,14 @@
 #include "report/number_text.h"
 
 static const char help[] =
-    "usage: gelu-acc truth --format FORMAT [--function gelu|gelu_tanh] [--oracle fast|mpfr]\n"
+    "usage: gelu-acc truth --format FORMAT [--function FUNCTION] [--oracle fast|mpfr]\n"
     "                      (VALUE... | --all | --bits --input FILE) [-- VALUE...]\n"
     "\n"
     "Prints, for each input, the input encoding, the correctly rounded (to nearest,\n"
     "ties to even) result encoding, the input and the result in decimal.\n"
     "  VALUE          decimal or hex-float (0x1.8p-3), nan, inf, -inf; rounded to FORMAT\n"
+    "  --function     gelu (default), gelu_tanh, or a derivative: gelu_grad,\n"
+    "                 gelu_tanh_grad (MPFR answers for these, whatever --oracle)\n"
     "  --             ends the options: what follows are values\n"
     "  --all          every encoding of a 16-bit format, in encoding order\n"
     "  --bits         read encodings, one hexadecimal encoding per line, from --input\n"
@@ -154,8 +156,11 @@ int ga_cmd_truth(int argc, char **argv)
         } else if (strcmp(a, "--format") == 0) {
             format_name = argv[++i];
         } else if (strcmp(a, "--function") == 0) {
-            if (ga_cli_function(argv[++i], &o.function) != 0)
+            if (ga_oracle_function_by_name(argv[++i], &o.function) != 0) {
+                ga_cli_error("truth: unknown function '%s' (known: gelu, gelu_tanh, gelu_grad, "
+                             "gelu_tanh_grad)", argv[i]);
                 goto usage;
+            }
         } else if (strcmp(a, "--oracle") == 0) {
             if (ga_cli_oracle(argv[++i], &o.oracle) != 0)
                 goto usage;

@@ -6,5 +6,7 @@
 
 int ga_gelu_mpfr(const struct ga_format *f, ga_bits x, struct ga_truth *out);
 int ga_gelu_tanh_mpfr(const struct ga_format *f, ga_bits x, struct ga_truth *out);
+int ga_gelu_grad_mpfr(const struct ga_format *f, ga_bits x, struct ga_truth *out);
+int ga_gelu_tanh_grad_mpfr(const struct ga_format *f, ga_bits x, struct ga_truth *out);
 
 #endif

@@ -2,7 +2,9 @@
  * one input encoding, and its exact value to double precision.
  *
  * Special values (doc/mathematics.md, 'Special values'): f(NaN) = NaN, f(+inf) = +inf,
- * f(-inf) = -0, f(+-0) = +-0; results that underflow keep their sign. */
+ * f(-inf) = -0, f(+-0) = +-0; results that underflow keep their sign.
+ * The derivatives (src/truth/grad_limits.h): f(NaN) = NaN, f(+inf) = 1,
+ * f(-inf) = -0, f(+-0) = 1/2. */
 #ifndef GA_TRUTH_H
 #define GA_TRUTH_H
 
@@ -45,12 +47,13 @@ enum ga_truth_status {
 
 enum ga_oracle { GA_ORACLE_FAST, GA_ORACLE_MPFR };
 
-/* The MPFR Ziv-loop oracle.  Thread-safe (MPFR's exponent range is
+/* The MPFR Ziv-loop oracle, for every function (forward and derivative).  Thread-safe (MPFR's exponent range is
  * thread-local in Debian's build).  Returns a ga_truth_status. */
 int ga_truth_mpfr(enum ga_function fn, const struct ga_format *f, ga_bits x,
                   struct ga_truth *out);
 
-/* The oracle a sweep uses: fast with MPFR fallback, or MPFR only. */
+/* The oracle a sweep uses: fast with MPFR fallback, or MPFR only.  The
+ * derivatives have no fast oracle: MPFR answers them whatever `oracle` says. */
 int ga_truth(enum ga_oracle oracle, enum ga_function fn, const struct ga_format *f,
              ga_bits x, struct ga_truth *out);
 

@@ -34,6 +34,19 @@ int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, double lower
     return 1;
 }
 
+int ga_ziv_decide_within(const struct ga_format *f, mpfr_srcptr v, mpfr_srcptr err,
+                         double lower, double upper, struct ga_truth *out)
+{
+    long k;
+
+    if (!mpfr_regular_p(v) || !mpfr_regular_p(err))
+        return 0;
+    k = (long)mpfr_get_exp(v) - 1 - (long)mpfr_get_exp(err);
+    if (k > (long)mpfr_get_prec(v))
+        k = (long)mpfr_get_prec(v);  /* a smaller k only widens the interval */
+    return k >= 53 && ga_ziv_decide(f, v, k, lower, upper, out);
+}
+
 struct ga_exact ga_exact_from_mpfr(mpfr_srcptr v)
 {
     struct ga_exact x;

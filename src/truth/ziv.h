@@ -21,6 +21,15 @@
 int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, double lower, double upper,
                   struct ga_truth *out);
 
+/* The same decision from an absolute bound: the true value is known to lie
+ * within err (> 0) of v.  The bound becomes a relative one through v's own
+ * magnitude, 2^-k |v| >= err with k = EXP(v) - 1 - EXP(err), capped at v's
+ * precision; nothing is decided while k < 53 (the exact value must carry 53
+ * good bits).  Near a zero of the function err does not shrink with |v|, so
+ * k stays small and the caller raises the precision until it decides. */
+int ga_ziv_decide_within(const struct ga_format *f, mpfr_srcptr v, mpfr_srcptr err,
+                         double lower, double upper, struct ga_truth *out);
+
 /* v as mant * 2^exp, 53 bits (GA_EXACT_EXP_MIN for magnitudes below it). */
 struct ga_exact ga_exact_from_mpfr(mpfr_srcptr v);
 
