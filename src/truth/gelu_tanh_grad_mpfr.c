@@ -15,13 +15,14 @@
  *   T1 = 1/D                               cT1 = 18.4 |u| + 3.1
  *   P: kappa (1), 3 kappa (1), x^2 (1), 3 kappa x^2 (1), 1 + ... (1, positives),
  *      beta (3), x beta (1), product (1)    10 u_w
- *   D^2 (2 Ed + 1), e/D^2 (Ee + 2 Ed + 2), 2 P (e/D^2) (+10 + 1)
+ *   (e/D)/D (Ee + 2 Ed + 2), 2 P (e/D^2) (+10 + 1)
  *                                          55.2 |u| + 18 <= cT2 = 56 |u| + 20
  *   S = T1' + T2' (1 rounding):
  *       |S - g(x)| <= (cT1 |T1'| + cT2 |T2'| + |S|) u_w (1 + 2^-6),
  * second-order terms included while (cT1 + cT2) u_w <= 2^-10 (the first w).
  *
- * Far out e over- or underflows MPFR's widest range (|x| > about 4e6); there
+ * Far out e or a term over- or underflows MPFR's widest range (|x| > about
+ * 2e6; every step is checked through MPFR's flags); there
  * |g(x)| <= (2 + 2|P|) e for x <= -1 (e >= 1: |g| = |1 + e(1 + 2P)|/(1 + e)^2)
  * and 0 < g(x) - 1 = e (2P - 1 - e)/(1 + e)^2 < 2 P e for x >= 1, with e =
  * exp(-2|u|) on the right and 1/e on the left: one bound, (2 + 2|P|) exp(-2|u|),
@@ -120,6 +121,12 @@ int ga_gelu_tanh_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_tr
         mpfr_add_ui(q, q, 1, MPFR_RNDN);          /* 1 + 3 kappa x^2 */
         mpfr_mul(d, d, x, MPFR_RNDN);
         mpfr_mul(q, q, d, MPFR_RNDN);             /* P */
+        mpfr_add_ui(d, e, 1, MPFR_RNDN);          /* D */
+        mpfr_ui_div(t1, 1, d, MPFR_RNDN);         /* T1 */
+        mpfr_div(t2, e, d, MPFR_RNDN);
+        mpfr_div(t2, t2, d, MPFR_RNDN);           /* e/D^2 without forming D^2 */
+        mpfr_mul(t2, t2, q, MPFR_RNDN);
+        mpfr_mul_2ui(t2, t2, 1, MPFR_RNDN);       /* T2, exact doubling */
         if (mpfr_overflow_p() || mpfr_underflow_p() || mpfr_inf_p(e) || mpfr_zero_p(e)) {
             if (tail_vanishes(x)) {
                 if (xd < 0)
@@ -131,12 +138,6 @@ int ga_gelu_tanh_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_tr
             }
             continue;
         }
-        mpfr_add_ui(d, e, 1, MPFR_RNDN);          /* D */
-        mpfr_ui_div(t1, 1, d, MPFR_RNDN);         /* T1 */
-        mpfr_sqr(d, d, MPFR_RNDN);
-        mpfr_div(t2, e, d, MPFR_RNDN);
-        mpfr_mul(t2, t2, q, MPFR_RNDN);
-        mpfr_mul_2ui(t2, t2, 1, MPFR_RNDN);       /* T2, exact doubling */
         mpfr_add(s, t1, t2, MPFR_RNDN);
         /* err = (cT1 |T1'| + cT2 |T2'| + |S|) u_w (1 + 2^-6), rounded up */
         mpfr_abs(err, s, MPFR_RNDU);
