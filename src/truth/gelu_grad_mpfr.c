@@ -26,6 +26,7 @@
 
 #include "truth/gelu_oracles.h"
 #include "truth/grad_limits.h"
+#include "truth/grad_sign.h"
 #include "truth/ziv.h"
 
 /* 1 when |x| phi(x) < 2^GA_EXACT_EXP_MIN is proved, for |x| >= 1. */
@@ -47,16 +48,66 @@ static int tail_vanishes(mpfr_srcptr x)
     return vanishes;
 }
 
+/* s (precision w) and err (64 bits) with |s - gelu'(x)| <= err, by the
+ * analysis above; returns 0 when a term left MPFR's range (then s and err
+ * mean nothing).  Runs in the caller's exponent range. */
+static int enclose(mpfr_srcptr x, double xd, mpfr_prec_t w, mpfr_ptr s, mpfr_ptr err)
+{
+    double ca = 3.2 * xd * xd + 3.2, cb = 0.6 * xd * xd + 6;
+    mpfr_t a, b, t, c;
+    int ok;
+
+    mpfr_inits2(w, a, b, t, (mpfr_ptr)0);
+    mpfr_init2(c, 64);
+    mpfr_set_prec(s, w);
+    mpfr_clear_underflow();
+    mpfr_sqrt_ui(t, 2, MPFR_RNDN);
+    mpfr_div(t, x, t, MPFR_RNDN);
+    mpfr_neg(t, t, MPFR_RNDN);
+    mpfr_erfc(a, t, MPFR_RNDN);
+    mpfr_div_2ui(a, a, 1, MPFR_RNDN);          /* A = Phi(x) */
+    mpfr_sqr(t, x, MPFR_RNDN);
+    mpfr_div_2ui(t, t, 1, MPFR_RNDN);
+    mpfr_neg(t, t, MPFR_RNDN);                 /* -x^2/2, exactly from x^2 */
+    mpfr_exp(b, t, MPFR_RNDN);
+    mpfr_mul(b, b, x, MPFR_RNDN);
+    mpfr_const_pi(t, MPFR_RNDN);
+    mpfr_mul_2ui(t, t, 1, MPFR_RNDN);
+    mpfr_sqrt(t, t, MPFR_RNDN);
+    mpfr_div(b, b, t, MPFR_RNDN);              /* B = x phi(x) */
+    ok = !mpfr_underflow_p() && !mpfr_zero_p(a) && !mpfr_zero_p(b);
+    if (ok) {
+        mpfr_add(s, a, b, MPFR_RNDN);
+        /* err = (cA |A'| + cB |B'| + |S|) u (1 + 2^-6), rounded up */
+        mpfr_abs(err, s, MPFR_RNDU);
+        mpfr_set_d(c, ca, MPFR_RNDU);
+        mpfr_mul(c, c, a, MPFR_RNDU);          /* A' > 0 */
+        mpfr_add(err, err, c, MPFR_RNDU);
+        mpfr_set_d(c, cb, MPFR_RNDU);
+        mpfr_mul(c, c, b, MPFR_RNDA);
+        mpfr_abs(c, c, MPFR_RNDU);
+        mpfr_add(err, err, c, MPFR_RNDU);
+        mpfr_mul_d(err, err, 1 + 0x1p-6, MPFR_RNDU);
+        mpfr_div_2ui(err, err, (unsigned long)w, MPFR_RNDU);
+    }
+    mpfr_clears(a, b, t, c, (mpfr_ptr)0);
+    return ok;
+}
+
+/* The first working precision: (cA + cB) u <= 2^-10. */
+static long first_precision(double xd)
+{
+    return 64 + 10 + ga_ceil_log2(3.8 * xd * xd + 10.2);
+}
+
 int ga_gelu_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *out)
 {
     double xd = ga_decode(f, bits);
-    double ca = 3.2 * xd * xd + 3.2, cb = 0.6 * xd * xd + 6;
-    long start = 64 + 10 + ga_ceil_log2(ca + cb + 1);
     double lower, upper;
     struct ga_mpfr_range saved;
     mpfr_prec_t w;
     int status = GA_TRUTH_UNDECIDED;
-    mpfr_t x, a, b, t, s, err, c;
+    mpfr_t x, s, err;
 
     if (ga_grad_special(f, bits, out))
         return GA_TRUTH_OK;
@@ -65,29 +116,10 @@ int ga_gelu_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
     saved = ga_mpfr_widen_range();
     mpfr_init2(x, 64);
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
-    mpfr_inits2(64, a, b, t, s, (mpfr_ptr)0);
-    mpfr_inits2(64, err, c, (mpfr_ptr)0);
-    for (w = start; w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
-        mpfr_set_prec(a, w);
-        mpfr_set_prec(b, w);
-        mpfr_set_prec(t, w);
-        mpfr_set_prec(s, w);
-        mpfr_clear_underflow();
-        mpfr_sqrt_ui(t, 2, MPFR_RNDN);
-        mpfr_div(t, x, t, MPFR_RNDN);
-        mpfr_neg(t, t, MPFR_RNDN);
-        mpfr_erfc(a, t, MPFR_RNDN);
-        mpfr_div_2ui(a, a, 1, MPFR_RNDN);          /* A = Phi(x) */
-        mpfr_sqr(t, x, MPFR_RNDN);
-        mpfr_div_2ui(t, t, 1, MPFR_RNDN);
-        mpfr_neg(t, t, MPFR_RNDN);                 /* -x^2/2, exactly from x^2 */
-        mpfr_exp(b, t, MPFR_RNDN);
-        mpfr_mul(b, b, x, MPFR_RNDN);
-        mpfr_const_pi(t, MPFR_RNDN);
-        mpfr_mul_2ui(t, t, 1, MPFR_RNDN);
-        mpfr_sqrt(t, t, MPFR_RNDN);
-        mpfr_div(b, b, t, MPFR_RNDN);              /* B = x phi(x) */
-        if (mpfr_underflow_p() || mpfr_zero_p(a) || mpfr_zero_p(b)) {
+    mpfr_init2(s, 64);
+    mpfr_init2(err, 64);
+    for (w = first_precision(xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+        if (!enclose(x, xd, w, s, err)) {
             if (tail_vanishes(x)) {
                 if (xd < 0)
                     ga_truth_vanishing(f, true, out);
@@ -98,25 +130,30 @@ int ga_gelu_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
             }
             continue;
         }
-        mpfr_add(s, a, b, MPFR_RNDN);
-        /* err = (cA |A'| + cB |B'| + |S|) u (1 + 2^-6), rounded up */
-        mpfr_abs(err, s, MPFR_RNDU);
-        mpfr_set_d(c, ca, MPFR_RNDU);
-        mpfr_mul(c, c, a, MPFR_RNDU);              /* A' > 0 */
-        mpfr_add(err, err, c, MPFR_RNDU);
-        mpfr_set_d(c, cb, MPFR_RNDU);
-        mpfr_mul(c, c, b, MPFR_RNDA);
-        mpfr_abs(c, c, MPFR_RNDU);
-        mpfr_add(err, err, c, MPFR_RNDU);
-        mpfr_mul_d(err, err, 1 + 0x1p-6, MPFR_RNDU);
-        mpfr_div_2ui(err, err, (unsigned long)w, MPFR_RNDU);
         if (ga_ziv_decide_within(f, s, err, lower, upper, out)) {
             out->exact = ga_exact_from_mpfr(s);
             status = GA_TRUTH_OK;
             break;
         }
     }
-    mpfr_clears(x, a, b, t, s, err, c, (mpfr_ptr)0);
+    mpfr_clears(x, s, err, (mpfr_ptr)0);
     ga_mpfr_restore_range(saved);
     return status;
+}
+
+int ga_gelu_grad_sign(double xd, long precision)
+{
+    struct ga_mpfr_range saved = ga_mpfr_widen_range();
+    int sign = 0;
+    mpfr_t x, s, err;
+
+    mpfr_inits2(64, x, s, err, (mpfr_ptr)0);
+    mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
+    if (precision < first_precision(xd))
+        precision = first_precision(xd);
+    if (enclose(x, xd, precision, s, err) && mpfr_cmpabs(s, err) > 0)
+        sign = mpfr_sgn(s);
+    mpfr_clears(x, s, err, (mpfr_ptr)0);
+    ga_mpfr_restore_range(saved);
+    return sign;
 }

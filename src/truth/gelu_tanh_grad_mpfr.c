@@ -32,6 +32,7 @@
 
 #include "truth/gelu_oracles.h"
 #include "truth/grad_limits.h"
+#include "truth/grad_sign.h"
 #include "truth/ziv.h"
 
 /* 1 when (2 + 2|P|) exp(-2|u|) < 2^GA_EXACT_EXP_MIN is proved, for |x| >= 1. */
@@ -71,18 +72,90 @@ static int tail_vanishes(mpfr_srcptr x)
     return vanishes;
 }
 
+/* The analysis' constants from a generous bound of |u| (|u| <= 0.8 |x| +
+ * 0.036 |x|^3, and 1.01 for the double arithmetic forming it). */
+static void constants(double xd, double *c1, double *c2)
+{
+    double u_bound = (0.8 * fabs(xd) + 0.036 * fabs(xd) * xd * xd) * 1.01;
+
+    *c1 = 18.4 * u_bound + 3.1;
+    *c2 = 56 * u_bound + 20;
+}
+
+/* The first working precision: (cT1 + cT2) u_w <= 2^-10. */
+static long first_precision(double xd)
+{
+    double c1, c2;
+
+    constants(xd, &c1, &c2);
+    return 64 + 10 + ga_ceil_log2(c1 + c2 + 1);
+}
+
+/* s (precision w) and err (64 bits) with |s - g(x)| <= err, by the analysis
+ * above; returns 0 when a step left MPFR's range (then s and err mean
+ * nothing).  Runs in the caller's exponent range. */
+static int enclose(mpfr_srcptr x, double xd, mpfr_prec_t w, mpfr_ptr s, mpfr_ptr err)
+{
+    double c1, c2;
+    mpfr_t k, q, a, e, d, t1, t2, c;
+    int ok;
+
+    constants(xd, &c1, &c2);
+    mpfr_inits2(w, k, q, a, e, d, t1, t2, (mpfr_ptr)0);
+    mpfr_init2(c, 64);
+    mpfr_set_prec(s, w);
+    mpfr_clear_overflow();
+    mpfr_clear_underflow();
+    mpfr_set_ui(k, 44715, MPFR_RNDN);
+    mpfr_div_ui(k, k, 1000000, MPFR_RNDN);    /* kappa */
+    mpfr_sqr(q, x, MPFR_RNDN);                /* x^2 */
+    mpfr_mul(a, q, x, MPFR_RNDN);
+    mpfr_mul(a, a, k, MPFR_RNDN);
+    mpfr_add(a, a, x, MPFR_RNDN);             /* x + kappa x^3 */
+    mpfr_const_pi(d, MPFR_RNDN);
+    mpfr_ui_div(d, 2, d, MPFR_RNDN);
+    mpfr_sqrt(d, d, MPFR_RNDN);               /* beta */
+    mpfr_mul(a, a, d, MPFR_RNDN);             /* u */
+    mpfr_mul_si(a, a, -2, MPFR_RNDN);         /* exact */
+    mpfr_exp(e, a, MPFR_RNDN);                /* e = exp(-2u) */
+    mpfr_mul_ui(k, k, 3, MPFR_RNDN);
+    mpfr_mul(q, q, k, MPFR_RNDN);
+    mpfr_add_ui(q, q, 1, MPFR_RNDN);          /* 1 + 3 kappa x^2 */
+    mpfr_mul(d, d, x, MPFR_RNDN);
+    mpfr_mul(q, q, d, MPFR_RNDN);             /* P */
+    mpfr_add_ui(d, e, 1, MPFR_RNDN);          /* D */
+    mpfr_ui_div(t1, 1, d, MPFR_RNDN);         /* T1 */
+    mpfr_div(t2, e, d, MPFR_RNDN);
+    mpfr_div(t2, t2, d, MPFR_RNDN);           /* e/D^2 without forming D^2 */
+    mpfr_mul(t2, t2, q, MPFR_RNDN);
+    mpfr_mul_2ui(t2, t2, 1, MPFR_RNDN);       /* T2, exact doubling */
+    ok = !(mpfr_overflow_p() || mpfr_underflow_p() || mpfr_inf_p(e) || mpfr_zero_p(e));
+    if (ok) {
+        mpfr_add(s, t1, t2, MPFR_RNDN);
+        /* err = (cT1 |T1'| + cT2 |T2'| + |S|) u_w (1 + 2^-6), rounded up */
+        mpfr_abs(err, s, MPFR_RNDU);
+        mpfr_set_d(c, c1, MPFR_RNDU);
+        mpfr_mul(c, c, t1, MPFR_RNDU);        /* T1' > 0 */
+        mpfr_add(err, err, c, MPFR_RNDU);
+        mpfr_set_d(c, c2, MPFR_RNDU);
+        mpfr_mul(c, c, t2, MPFR_RNDA);
+        mpfr_abs(c, c, MPFR_RNDU);
+        mpfr_add(err, err, c, MPFR_RNDU);
+        mpfr_mul_d(err, err, 1 + 0x1p-6, MPFR_RNDU);
+        mpfr_div_2ui(err, err, (unsigned long)w, MPFR_RNDU);
+    }
+    mpfr_clears(k, q, a, e, d, t1, t2, c, (mpfr_ptr)0);
+    return ok;
+}
+
 int ga_gelu_tanh_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *out)
 {
     double xd = ga_decode(f, bits);
-    /* |u| <= 0.8 |x| + 0.036 |x|^3, bounded generously from the double */
-    double u_bound = (0.8 * fabs(xd) + 0.036 * fabs(xd) * xd * xd) * 1.01;
-    double c1 = 18.4 * u_bound + 3.1, c2 = 56 * u_bound + 20;
-    long start = 64 + 10 + ga_ceil_log2(c1 + c2 + 1);
     double lower, upper;
     struct ga_mpfr_range saved;
     mpfr_prec_t w;
     int status = GA_TRUTH_UNDECIDED;
-    mpfr_t x, k, q, a, e, d, t1, t2, s, err, c;
+    mpfr_t x, s, err;
 
     if (ga_grad_special(f, bits, out))
         return GA_TRUTH_OK;
@@ -91,43 +164,10 @@ int ga_gelu_tanh_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_tr
     saved = ga_mpfr_widen_range();
     mpfr_init2(x, 64);
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
-    mpfr_inits2(64, k, q, a, e, d, t1, t2, s, (mpfr_ptr)0);
-    mpfr_inits2(64, err, c, (mpfr_ptr)0);
-    for (w = start; w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
-        mpfr_set_prec(k, w);
-        mpfr_set_prec(q, w);
-        mpfr_set_prec(a, w);
-        mpfr_set_prec(e, w);
-        mpfr_set_prec(d, w);
-        mpfr_set_prec(t1, w);
-        mpfr_set_prec(t2, w);
-        mpfr_set_prec(s, w);
-        mpfr_clear_overflow();
-        mpfr_clear_underflow();
-        mpfr_set_ui(k, 44715, MPFR_RNDN);
-        mpfr_div_ui(k, k, 1000000, MPFR_RNDN);    /* kappa */
-        mpfr_sqr(q, x, MPFR_RNDN);                /* x^2 */
-        mpfr_mul(a, q, x, MPFR_RNDN);
-        mpfr_mul(a, a, k, MPFR_RNDN);
-        mpfr_add(a, a, x, MPFR_RNDN);             /* x + kappa x^3 */
-        mpfr_const_pi(d, MPFR_RNDN);
-        mpfr_ui_div(d, 2, d, MPFR_RNDN);
-        mpfr_sqrt(d, d, MPFR_RNDN);               /* beta */
-        mpfr_mul(a, a, d, MPFR_RNDN);             /* u */
-        mpfr_mul_si(a, a, -2, MPFR_RNDN);         /* exact */
-        mpfr_exp(e, a, MPFR_RNDN);                /* e = exp(-2u) */
-        mpfr_mul_ui(k, k, 3, MPFR_RNDN);
-        mpfr_mul(q, q, k, MPFR_RNDN);
-        mpfr_add_ui(q, q, 1, MPFR_RNDN);          /* 1 + 3 kappa x^2 */
-        mpfr_mul(d, d, x, MPFR_RNDN);
-        mpfr_mul(q, q, d, MPFR_RNDN);             /* P */
-        mpfr_add_ui(d, e, 1, MPFR_RNDN);          /* D */
-        mpfr_ui_div(t1, 1, d, MPFR_RNDN);         /* T1 */
-        mpfr_div(t2, e, d, MPFR_RNDN);
-        mpfr_div(t2, t2, d, MPFR_RNDN);           /* e/D^2 without forming D^2 */
-        mpfr_mul(t2, t2, q, MPFR_RNDN);
-        mpfr_mul_2ui(t2, t2, 1, MPFR_RNDN);       /* T2, exact doubling */
-        if (mpfr_overflow_p() || mpfr_underflow_p() || mpfr_inf_p(e) || mpfr_zero_p(e)) {
+    mpfr_init2(s, 64);
+    mpfr_init2(err, 64);
+    for (w = first_precision(xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+        if (!enclose(x, xd, w, s, err)) {
             if (tail_vanishes(x)) {
                 if (xd < 0)
                     ga_truth_vanishing(f, true, out);
@@ -138,25 +178,30 @@ int ga_gelu_tanh_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_tr
             }
             continue;
         }
-        mpfr_add(s, t1, t2, MPFR_RNDN);
-        /* err = (cT1 |T1'| + cT2 |T2'| + |S|) u_w (1 + 2^-6), rounded up */
-        mpfr_abs(err, s, MPFR_RNDU);
-        mpfr_set_d(c, c1, MPFR_RNDU);
-        mpfr_mul(c, c, t1, MPFR_RNDU);            /* T1' > 0 */
-        mpfr_add(err, err, c, MPFR_RNDU);
-        mpfr_set_d(c, c2, MPFR_RNDU);
-        mpfr_mul(c, c, t2, MPFR_RNDA);
-        mpfr_abs(c, c, MPFR_RNDU);
-        mpfr_add(err, err, c, MPFR_RNDU);
-        mpfr_mul_d(err, err, 1 + 0x1p-6, MPFR_RNDU);
-        mpfr_div_2ui(err, err, (unsigned long)w, MPFR_RNDU);
         if (ga_ziv_decide_within(f, s, err, lower, upper, out)) {
             out->exact = ga_exact_from_mpfr(s);
             status = GA_TRUTH_OK;
             break;
         }
     }
-    mpfr_clears(x, k, q, a, e, d, t1, t2, s, err, c, (mpfr_ptr)0);
+    mpfr_clears(x, s, err, (mpfr_ptr)0);
     ga_mpfr_restore_range(saved);
     return status;
+}
+
+int ga_gelu_tanh_grad_sign(double xd, long precision)
+{
+    struct ga_mpfr_range saved = ga_mpfr_widen_range();
+    int sign = 0;
+    mpfr_t x, s, err;
+
+    mpfr_inits2(64, x, s, err, (mpfr_ptr)0);
+    mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
+    if (precision < first_precision(xd))
+        precision = first_precision(xd);
+    if (enclose(x, xd, precision, s, err) && mpfr_cmpabs(s, err) > 0)
+        sign = mpfr_sgn(s);
+    mpfr_clears(x, s, err, (mpfr_ptr)0);
+    ga_mpfr_restore_range(saved);
+    return sign;
 }
