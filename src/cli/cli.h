@@ -33,5 +33,6 @@ int ga_cmd_report(int argc, char **argv);
 int ga_cmd_inputs(int argc, char **argv);
 int ga_cmd_grade(int argc, char **argv);
 int ga_cmd_check(int argc, char **argv);
+int ga_cmd_facts(int argc, char **argv);
 
 #endif

@@ -17,6 +17,7 @@ static const struct command {
     { "inputs", ga_cmd_inputs, "write an input set for kernels run elsewhere" },
     { "grade", ga_cmd_grade, "measure outputs computed elsewhere (GPU, PyTorch, JAX)" },
     { "check", ga_cmd_check, "regression-test kernels against a baseline file" },
+    { "facts", ga_cmd_facts, "facts about GELU (minimum, gaps, -0 thresholds), computed with MPFR" },
 };
 
 static void usage(FILE *out)

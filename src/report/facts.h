@@ -1,0 +1,42 @@
+/* Facts about GELU, each computed with MPFR rather than typed in: where the
+ * minimum lies and its value, how far the tanh form and quick GELU stray from
+ * exact GELU and where, and where the truth rounds to -0 in each format.
+ * How each is established: doc/mathematics.md, 'Facts, checked'. */
+#ifndef GA_FACTS_H
+#define GA_FACTS_H
+
+#include <stdbool.h>
+
+#include "formats/format.h"
+#include "truth/function.h"
+
+/* The minimum of a function f: f' < 0 at lo and f' > 0 at hi (proved by
+ * truth/grad_sign.h), lo and hi adjacent doubles unless the proof stopped
+ * earlier; value = f(hi) to double precision (f(hi) - f(x0) < 0.22 (hi - lo)^2). */
+struct ga_fact_minimum {
+    double lo, hi, value;
+};
+
+/* The largest |approx - gelu| over the reals: the function is even (both
+ * satisfy f(x) - f(-x) = x), so at +-x; diff = approx(x) - gelu(x). */
+struct ga_fact_largest_difference {
+    double x, diff;
+};
+
+struct ga_facts {
+    struct ga_fact_minimum gelu_minimum, tanh_minimum;
+    struct ga_fact_largest_difference tanh_difference, quick_difference;
+    /* the largest negative input whose truth is -0, in the left tail
+     * (report/underflow.c); absent when the search failed */
+    bool has_zero_from[GA_FORMAT_COUNT][GA_FUNCTION_COUNT];
+    ga_bits zero_from[GA_FORMAT_COUNT][GA_FUNCTION_COUNT];
+};
+
+/* Returns 0, or -1 when a proof fails (a sign left undecided at the start
+ * of a bracket: never expected). */
+int ga_facts_compute(struct ga_facts *out);
+
+/* quick GELU's constant: x sigma(1.702 x). */
+#define GA_QUICK_GELU_ALPHA 1.702
+
+#endif
