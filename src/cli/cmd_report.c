@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli/measure.h"
+#include "report/facts.h"
 #include "report/html.h"
 #include "report/pictures.h"
 #include "report/plan.h"
@@ -26,7 +27,8 @@ static const char help[] =
     "Measures every catalogue implementation of each format (default:\n"
     "bfloat16,float16,float32) against exact GELU, and the tanh-form ones also\n"
     "against the tanh formula, and writes DIR/FORMAT.md, .csv, .json and .html,\n"
-    "plots in DIR/plots/, and DIR/index.html.  The real libraries that run here\n"
+    "plots in DIR/plots/, DIR/facts.md and .html (gelu-acc facts), and\n"
+    "DIR/index.html.  The real libraries that run here\n"
     "(gelu-acc list) are measured the same way: a section of each page, and\n"
     "DIR/FORMAT-real.csv and .json.  16-bit formats are exhaustive; float32 uses\n"
     "--float32-domain (default stride:4096), and for the real libraries\n"
@@ -458,6 +460,16 @@ static int report_all(const char *dir, const char *formats, const char *f32_doma
         }
         if (status == GA_EXIT_OK && nwritten < GA_FORMAT_COUNT)
             written[nwritten++] = f;
+    }
+    if (status == GA_EXIT_OK) {  /* facts about GELU, computed here (report/facts.c) */
+        struct ga_facts facts;
+        if (ga_facts_compute(&facts) != 0) {
+            ga_cli_error("report: a fact about GELU could not be proved");
+            status = GA_EXIT_INTERNAL;
+        } else if (ga_write_facts_pages(dir, &facts, &io) != GA_IO_OK) {
+            ga_cli_error("report: %s", io.message);
+            status = GA_EXIT_USAGE;
+        }
     }
     /* The index last: it links the pages written (and any already there). */
     if (status == GA_EXIT_OK && ga_write_html_index(dir, written, nwritten, &measured, &io) != GA_IO_OK) {

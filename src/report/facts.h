@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "formats/format.h"
+#include "io/io_error.h"
 #include "truth/function.h"
 
 /* The minimum of a function f: f' < 0 at lo and f' > 0 at hi (proved by
@@ -35,6 +36,11 @@ struct ga_facts {
 /* Returns 0, or -1 when a proof fails (a sign left undecided at the start
  * of a bracket: never expected). */
 int ga_facts_compute(struct ga_facts *out);
+
+/* dir/facts.md and dir/facts.html (report/facts_page.c).  Returns GA_IO_OK
+ * or a status with err set. */
+enum ga_io_status ga_write_facts_pages(const char *dir, const struct ga_facts *facts,
+                                       struct ga_io_error *err);
 
 /* quick GELU's constant: x sigma(1.702 x). */
 #define GA_QUICK_GELU_ALPHA 1.702

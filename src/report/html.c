@@ -622,6 +622,10 @@ static int write_index(FILE *out, const void *ctx)
     head(out, "GELU accuracy reports");
     fputs("<h1>GELU accuracy reports</h1>\n", out);
     fputs(guide, out);
+    if (exists(ix->dir, "facts.html"))
+        fputs("<p class=\"nav\"><a href=\"facts.html\">Facts about GELU, checked</a> "
+              "(the minimum, the approximations' largest gaps, where each format rounds to "
+              "&minus;0), computed with MPFR</p>\n", out);
     fputs("<nav class=\"toc\">\n<ol>\n", out);
     for (size_t i = 0; i < ix->n; i++) {
         fputs("<li><a href=\"#", out);
