@@ -85,21 +85,24 @@ static int run_erf_dnnl(const struct ga_impl *impl, const struct ga_format *f,
     return 0;
 }
 
-/* The small formats: float32 erf GELU, one conversion (gelu_small.c). */
-#define DEFINE_SMALL_RUN(run_name, how)                                          \
-    static int run_name(const struct ga_impl *impl, const struct ga_format *f,  \
-                        const ga_bits *in, ga_bits *out, size_t n,              \
-                        struct ga_run_failure *failure)                         \
-    {                                                                           \
-        if (!ga_impl_supports(impl, f))                                         \
-            return ga_batch_unsupported(impl, f, n, failure);                   \
-        for (size_t i = 0; i < n; i++)                                          \
-            out[i] = ga_gelu_erf_small(f, in[i], how);                          \
-        return 0;                                                               \
-    }
-DEFINE_SMALL_RUN(run_erf_satfinite, GA_SMALL_SATFINITE)
-DEFINE_SMALL_RUN(run_erf_overflow_nan, GA_SMALL_OVERFLOW_NAN)
-DEFINE_SMALL_RUN(run_erf_truncate, GA_SMALL_TRUNCATE)
+/* The small formats: float32 erf GELU, one conversion (gelu_small.c), the
+ * entry's data saying which. */
+static const enum ga_small_conversion satfinite = GA_SMALL_SATFINITE,
+                                      overflow_nan = GA_SMALL_OVERFLOW_NAN,
+                                      truncation = GA_SMALL_TRUNCATE;
+
+static int run_erf_small(const struct ga_impl *impl, const struct ga_format *f,
+                         const ga_bits *in, ga_bits *out, size_t n,
+                         struct ga_run_failure *failure)
+{
+    const enum ga_small_conversion *how = impl->data;
+
+    if (!ga_impl_supports(impl, f))
+        return ga_batch_unsupported(impl, f, n, failure);
+    for (size_t i = 0; i < n; i++)
+        out[i] = ga_gelu_erf_small(f, in[i], *how);
+    return 0;
+}
 
 /* lut_small: the shipped table of the format (gelu_small_lut.c). */
 static int run_lut_small(const struct ga_impl *impl, const struct ga_format *f,
@@ -230,20 +233,20 @@ static const struct ga_impl catalogue[] = {
       "casts, the OCP OFP8 and MX saturating conversions)",
       "satfinite(x*0.5f*(1 + erff(x*(float)M_SQRT1_2)))",
       "float32 with glibc erff, converted once: nearest even, saturating (infinities too)",
-      run_erf_satfinite, NULL, false },
+      run_erf_small, &satfinite, false },
     { "erf_overflow_nan", FP8_FORMATS, GA_GELU,
       "the same epilogue with the OCP OFP8 non-saturating conversion (CUDA "
       "__nv_cvt_float_to_fp8 with __NV_NOSAT): beyond the largest finite, NaN",
       "rn_nan(x*0.5f*(1 + erff(x*(float)M_SQRT1_2)))",
       "float32 with glibc erff, converted once: nearest even, NaN beyond the largest finite "
       "(E5M2 keeps infinities)",
-      run_erf_overflow_nan, NULL, false },
+      run_erf_small, &overflow_nan, false },
     { "erf_truncate", SMALL_FORMATS, GA_GELU,
       "the same epilogue with a conversion that drops the low fraction bits (rounding "
       "toward zero)",
       "trunc(x*0.5f*(1 + erff(x*(float)M_SQRT1_2)))",
       "float32 with glibc erff, converted once: toward zero, saturating",
-      run_erf_truncate, NULL, false },
+      run_erf_small, &truncation, false },
     { "lut_small", SMALL_FORMATS, GA_GELU_TANH,
       "a runtime that bakes the activation of an 8-bit or narrower format into one table "
       "entry per encoding, from ggml's float32 tanh GELU",
