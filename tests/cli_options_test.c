@@ -196,7 +196,10 @@ static void test_digits(void **state)
     for (int id = 0; id < GA_FORMAT_COUNT; id++) {
         const struct ga_format *f = ga_format_get((enum ga_format_id)id);
         assert_true(digits_suffice(f, ga_cli_digits(f)));
-        assert_false(digits_suffice(f, ga_cli_digits(f) - 1));
+        /* the bound is tight for the wide formats; the small ones' narrow
+         * exponent range may let fewer digits do */
+        if (!ga_is_small_format(f))
+            assert_false(digits_suffice(f, ga_cli_digits(f) - 1));
     }
 }
 

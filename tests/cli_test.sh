@@ -24,6 +24,29 @@ check "float32 bits from stdin, tail and subnormal results" \
 check "bits and values agree" \
     bash -c "[ \"\$($GELU_ACC truth --format float32 -14.0 | cut -d' ' -f2)\" = \"\$(echo 0xc1600000 | $GELU_ACC truth --format float32 --bits --input - | cut -d' ' -f2)\" ]"
 
+# The small formats (README, "The small formats"): encodings worked out by
+# hand from the OCP definitions.  gelu(1) = 0.841 is nearest 1.0 in E2M1
+# (0b0.01.0 = 0x2) and 0.875 in E5M2 (0b0.01110.11 = 0x3b); 1000 is past
+# E4M3FN's 448 (0x7e): saturated, or NaN (0x7f) with --overflow nan.
+check "small formats: gelu(1), overflow conventions" \
+    bash -c "[ \"\$($GELU_ACC truth --format float4_e2m1 1 | cut -d' ' -f2)\" = 0x2 ] &&
+             [ \"\$($GELU_ACC truth --format float8_e5m2 1 | cut -d' ' -f2)\" = 0x3b ] &&
+             [ \"\$($GELU_ACC truth --format float8_e4m3fn 1000 inf | cut -d' ' -f1 | tr '\n' ' ')\" = '0x7e 0x7e ' ] &&
+             [ \"\$($GELU_ACC truth --format float8_e4m3fn --overflow nan 1000 | cut -d' ' -f1,2)\" = '0x7f 0x7f' ]"
+check "small formats: --all answers every encoding" \
+    bash -c "[ \$($GELU_ACC truth --format float8_e4m3fn --all | wc -l) -eq 256 ] && [ \$($GELU_ACC truth --format float4_e2m1 --all | wc -l) -eq 16 ]"
+check "small formats: nan refused where there is none, --overflow checked" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC truth --format float6_e3m2 nan && stderr_has 'float6_e3m2 has no NaN' &&
+             expect_status 2 $GELU_ACC truth --format float4_e2m1 --overflow nan 1 && stderr_has 'needs a NaN' &&
+             expect_status 2 $GELU_ACC truth --format float8_e4m3fn --overflow infinity 1 && stderr_has 'needs an infinity'"
+check "list --formats: the small formats and their oracle" \
+    bash -c "$GELU_ACC list --formats > $tmp/formats && grep -Eq '^float8_e4m3fn +8 +1 +4 +-6 +8 +7 +448 .*satfinite \\(or nan\\) +none \\(MPFR\\)$' $tmp/formats &&
+             grep -Eq '^float32 .* gelu,gelu_tanh$' $tmp/formats && [ \$(grep -c '^float' $tmp/formats) -eq 7 ] && grep -q '^bfloat16' $tmp/formats"
+check "small formats: a byte above a 6-bit format is refused with its index" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; printf '\\001\\100' > $tmp/six.raw && expect_status 2 $GELU_ACC grade --format float6_e2m3 --inputs $tmp/six.raw --outputs $tmp/six.raw && stderr_has 'element 1 is 0x40'"
+check "small formats: plugins refused with a clear message" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC sweep --kernel ./nowhere.so:k --format float8_e5m2 && stderr_has 'plugins take float32, float16 or bfloat16'"
+
 check "unknown format: status 2 and the name" \
     bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC truth --format bf16 1 && stderr_has \"unknown format 'bf16'\""
 check "unknown function" \

@@ -26,7 +26,8 @@
 static const struct ga_format *f32, *f16, *bf16;
 
 /* v rounded to f by MPFR: p bits, exponent range cut to f's (MPFR's
- * exponents are IEEE's plus one), subnormals by mpfr_subnormalize. */
+ * exponents are IEEE's plus one), subnormals by mpfr_subnormalize; overflow
+ * saturated in a format without infinities. */
 static double mpfr_reference(const struct ga_format *f, double v)
 {
     mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
@@ -41,6 +42,16 @@ static double mpfr_reference(const struct ga_format *f, double v)
     inexact = mpfr_check_range(r, inexact, MPFR_RNDN);
     mpfr_subnormalize(r, inexact, MPFR_RNDN);
     out = mpfr_get_d(r, MPFR_RNDN);
+    /* a format without infinities saturates instead (its default
+     * convention); its largest finite is p ones times 2^(emax - p + 1), one
+     * step less in E4M3FN, whose all-ones encoding is NaN (MPFR takes it for
+     * a number: 480) */
+    if (!ga_has_infinity(f)) {
+        double ones = ldexp(1.0, f->precision) - 1 - (f->specials == GA_SPECIALS_NAN_ONLY);
+        double largest = ldexp(ones, f->emax - f->precision + 1);
+        if (fabs(out) > largest)
+            out = copysign(largest, out);
+    }
     mpfr_clear(r);
     mpfr_set_emin(emin);
     mpfr_set_emax(emax);

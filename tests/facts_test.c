@@ -184,7 +184,7 @@ static void test_largest_differences(void **state)
 static void test_zero_thresholds(void **state)
 {
     (void)state;
-    for (int i = 0; i < GA_FORMAT_COUNT; i++)
+    for (int i = 0; i < GA_FIRST_SMALL_FORMAT; i++)  /* the facts cover the wide formats */
         for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
             const struct ga_format *f = ga_format_get((enum ga_format_id)i);
             struct ga_truth t;

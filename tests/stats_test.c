@@ -714,7 +714,7 @@ static void make_shortcut_samples(const struct ga_format *f, struct sample *v, s
     static const enum ga_region regions[] = { GA_REGION_FAR_LEFT, GA_REGION_LEFT_TAIL,
                                               GA_REGION_CORE, GA_REGION_TINY, GA_REGION_RIGHT };
     const struct ga_region_bounds b = { ga_sign_mask(f), ga_encode(f, 0x1p-10),
-                                        ga_encode(f, 3.0), ga_infinity(f, false) };
+                                        ga_encode(f, 3.0), ga_finite_end(f), ga_nan_from(f) };
     const uint64_t salt = rng();
     size_t i = 0;
     while (i < n) {
@@ -756,7 +756,7 @@ static void make_shortcut_samples(const struct ga_format *f, struct sample *v, s
 static void shuffle_within_regions(const struct ga_format *f, struct sample *v, size_t n)
 {
     const struct ga_region_bounds b = { ga_sign_mask(f), ga_encode(f, 0x1p-10),
-                                        ga_encode(f, 3.0), ga_infinity(f, false) };
+                                        ga_encode(f, 3.0), ga_finite_end(f), ga_nan_from(f) };
     struct sample *tmp = malloc(n * sizeof *tmp);
     size_t k = 0;
     assert_non_null(tmp);
@@ -816,10 +816,13 @@ static void test_batch_shortcuts(void **state)
 
             /* the samples reached the shortcuts: errors 0 (outputs equal to
              * the truth, truths far below the zero), outputs next to the
-             * correctly rounded one */
+             * correctly rounded one (in the wide formats: the small ones lack
+             * some regions; their batch equals one by one above) */
             struct ga_summary a = summary(one, GA_REGION_ALL);
             assert_true(a.count == N);
-            if (round < 2) {
+            if (round < 2 && ga_is_small_format(f)) {
+                assert_true(a.nan > 0 || !ga_has_nan(f));
+            } else if (round < 2) {
                 assert_true(ga_stats_ulp_bin_count(one, GA_REGION_RIGHT, 0) > 0);
                 assert_true(ga_stats_ulp_bin_count(one, GA_REGION_TINY, 0) > 0);
                 assert_true(ga_stats_ulp_bin_count(one, GA_REGION_FAR_LEFT, 0) > 0);

@@ -33,7 +33,7 @@ static void print_text(const struct ga_facts *k)
                approx_names[i], fabs(d[i]->diff), d[i]->x, i == 0 ? "gelu_tanh" : "quick",
                d[i]->diff);
     printf("largest negative input whose truth is -0 (every input below it gives -0):\n");
-    for (int f = 0; f < GA_FORMAT_COUNT; f++) {
+    for (int f = 0; f < GA_FIRST_SMALL_FORMAT; f++) {  /* the wide formats */
         const struct ga_format *fmt = ga_format_get((enum ga_format_id)f);
         printf("  %-9s", fmt->name);
         for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
@@ -65,7 +65,7 @@ static void print_json(const struct ga_facts *k)
         printf("  \"%s\": {\"largest_at\": %.17g, \"difference\": %.17g},\n", diff_keys[i],
                d[i]->x, d[i]->diff);
     printf("  \"zero_from\": {");
-    for (int f = 0; f < GA_FORMAT_COUNT; f++) {
+    for (int f = 0; f < GA_FIRST_SMALL_FORMAT; f++) {  /* the wide formats */
         const struct ga_format *fmt = ga_format_get((enum ga_format_id)f);
         printf("%s\n    \"%s\": {", f ? "," : "", fmt->name);
         for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {

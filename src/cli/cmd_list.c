@@ -1,4 +1,5 @@
-/* gelu-acc list: the catalogue of models, then the real libraries. */
+/* gelu-acc list: the catalogue of models, then the real libraries; with
+ * --formats, the format table instead. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,13 +7,14 @@
 #include "cli/cli.h"
 #include "impls/impl.h"
 #include "real/real.h"
+#include "truth/fast.h"
 
 static void list_models(void)
 {
     puts("Models (the built-in catalogue: formulas written after the libraries named):\n");
     for (size_t i = 0; i < ga_catalogue_count(); i++) {
         const struct ga_impl *impl = ga_catalogue_at(i);
-        char formats[64] = "";
+        char formats[160] = "";
 
         for (int id = 0; id < GA_FORMAT_COUNT; id++)
             if (impl->formats & GA_FORMAT_BIT(id)) {
@@ -26,6 +28,45 @@ static void list_models(void)
     }
     printf("\nThe float32 models call the C library's libm (glibc %s): erff, erfcf, "
            "tanhf, expf.\n", ga_real_libc_version());
+}
+
+static const char *specials_text(const struct ga_format *f)
+{
+    switch (f->specials) {
+    case GA_SPECIALS_IEEE: return "+-inf, NaN";
+    case GA_SPECIALS_NAN_ONLY: return "NaN = S.1111.111";
+    default: return "none";
+    }
+}
+
+/* The format table: layout, range, special encodings, the overflow
+ * conventions rounding offers, and which oracle answers. */
+static void list_formats(void)
+{
+    puts("Formats (doc/formats.md; files hold each encoding in bytes, little-endian):\n");
+    printf("%-14s %4s %5s %2s %5s %4s %4s %-15s %-15s %-17s %-20s %s\n", "name", "bits", "bytes",
+           "p", "emin", "emax", "bias", "largest", "smallest", "not numbers", "overflow",
+           "fast oracle");
+    for (int id = 0; id < GA_FORMAT_COUNT; id++) {
+        const struct ga_format *f = ga_format_get((enum ga_format_id)id);
+        char overflow[32], fast[32] = "";
+
+        snprintf(overflow, sizeof overflow, "%s%s", ga_overflow_name(ga_default_overflow(f)),
+                 ga_overflow_allowed(f, GA_OVERFLOW_NAN) && !ga_has_infinity(f)
+                     ? " (or nan)" : "");
+        for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++)
+            if (ga_truth_fast_covers((enum ga_function)fn, f))
+                snprintf(fast + strlen(fast), sizeof fast - strlen(fast), "%s%s",
+                         fast[0] ? "," : "", ga_function_name((enum ga_function)fn));
+        printf("%-14s %4d %5d %2d %5d %4d %4d %-15.9g %-15.9g %-17s %-20s %s\n", f->name,
+               f->bits, ga_storage_bytes(f), f->precision, f->emin, f->emax,
+               ga_exponent_bias(f), ga_decode(f, ga_max_finite(f, false)),
+               ga_decode(f, ga_min_subnormal(f, false)), specials_text(f), overflow,
+               fast[0] ? fast : "none (MPFR)");
+    }
+    puts("\nEvery format has signed zeros and subnormals.  'fast oracle' names the functions "
+         "whose\nfast path has certified thresholds for the format; the others, and the "
+         "derivatives,\nare answered by the MPFR oracle alone.");
 }
 
 /* Each real implementation, per format: what ran, or why not. */
@@ -62,10 +103,17 @@ static void list_real(void)
 int ga_cmd_list(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--help") == 0) {
-        puts("usage: gelu-acc list\n\nLists the built-in models (name, formats, the function "
-             "each approximates, the formula as computed, its precision, what it models), "
-             "then the real libraries: for each, what is called, and per format the library "
-             "version and the code path it reports, or why it does not run here.");
+        puts("usage: gelu-acc list [--formats]\n\nLists the built-in models (name, formats, "
+             "the function each approximates, the formula as computed, its precision, what it "
+             "models), then the real libraries: for each, what is called, and per format the "
+             "library version and the code path it reports, or why it does not run here.\n"
+             "  --formats  the format table instead: width, precision, exponent range, bias, "
+             "largest and smallest values, the encodings that are not numbers, overflow "
+             "conventions, and which functions have a fast oracle in each format.");
+        return GA_EXIT_OK;
+    }
+    if (argc == 2 && strcmp(argv[1], "--formats") == 0) {
+        list_formats();
         return GA_EXIT_OK;
     }
     if (argc > 1) {

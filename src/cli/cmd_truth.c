@@ -11,6 +11,7 @@
 
 static const char help[] =
     "usage: gelu-acc truth --format FORMAT [--function FUNCTION] [--oracle fast|mpfr]\n"
+    "                      [--overflow infinity|satfinite|nan]\n"
     "                      (VALUE... | --all | --bits --input FILE) [-- VALUE...]\n"
     "\n"
     "Prints, for each input, the input encoding, the correctly rounded (to nearest,\n"
@@ -18,8 +19,13 @@ static const char help[] =
     "  VALUE          decimal or hex-float (0x1.8p-3), nan, inf, -inf; rounded to FORMAT\n"
     "  --function     gelu (default), gelu_tanh, or a derivative: gelu_grad,\n"
     "                 gelu_tanh_grad (MPFR answers for these, whatever --oracle)\n"
+    "  --overflow     how a VALUE beyond the largest finite (or an infinite one, in a\n"
+    "                 format without infinity) is rounded: infinity (the default where\n"
+    "                 FORMAT has one), satfinite (the largest finite: the default\n"
+    "                 elsewhere), nan (where FORMAT has a NaN).  GELU of an encoding never\n"
+    "                 overflows, so the results are the same under every convention\n"
     "  --             ends the options: what follows are values\n"
-    "  --all          every encoding of a 16-bit format, in encoding order\n"
+    "  --all          every encoding of a format of 16 bits or fewer, in encoding order\n"
     "  --bits         read encodings, one hexadecimal encoding per line, from --input\n"
     "  --input FILE   the file of encodings ('-' for standard input)\n"
     "  --exact        add a column with the exact value (17 digits, or M*2^E when tiny)\n";
@@ -28,7 +34,8 @@ struct truth_options {
     const struct ga_format *format;
     enum ga_function function;
     enum ga_oracle oracle;
-    bool all, bits, exact;
+    enum ga_overflow overflow;
+    bool overflow_given, all, bits, exact;
     const char *input;
 };
 
@@ -66,9 +73,14 @@ static int collect_inputs(const struct truth_options *o, char **values, int nval
         return -1;
     }
     for (size_t i = 0; i < *count; i++) {
+        int parsed = o->all ? 0 : ga_parse_value_overflow(f, values[i], o->overflow, &(*inputs)[i]);
         if (o->all)
             (*inputs)[i] = (ga_bits)i;
-        else if (ga_parse_value(f, values[i], &(*inputs)[i]) != 0) {
+        if (parsed == -2) {
+            ga_cli_error("truth: argument %zu: '%s': %s has no NaN", i + 1, values[i], f->name);
+            free(*inputs);
+            return -1;
+        } else if (parsed != 0) {
             size_t bad_at = 0;
             ga_number_syntax(values[i], &bad_at);
             ga_cli_error("truth: argument %zu: '%s' is not a number (at character %zu; "
@@ -124,7 +136,8 @@ static int print_truths(const struct truth_options *o, const ga_bits *inputs, si
 
 int ga_cmd_truth(int argc, char **argv)
 {
-    struct truth_options o = { NULL, GA_GELU, GA_ORACLE_FAST, false, false, false, NULL };
+    struct truth_options o = { NULL, GA_GELU, GA_ORACLE_FAST, GA_OVERFLOW_INFINITY, false,
+                               false, false, false, NULL };
     const char *format_name = NULL;
     char **values = malloc((size_t)argc * sizeof *values);
     int nvalues = 0, status;
@@ -142,7 +155,8 @@ int ga_cmd_truth(int argc, char **argv)
         }
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes_value = strcmp(a, "--format") == 0 || strcmp(a, "--function") == 0
-                        || strcmp(a, "--oracle") == 0 || strcmp(a, "--input") == 0;
+                        || strcmp(a, "--oracle") == 0 || strcmp(a, "--input") == 0
+                        || strcmp(a, "--overflow") == 0;
 
         if (takes_value && !next) {
             ga_cli_error("truth: %s needs a value", a);
@@ -166,6 +180,13 @@ int ga_cmd_truth(int argc, char **argv)
                 goto usage;
         } else if (strcmp(a, "--input") == 0) {
             o.input = argv[++i];
+        } else if (strcmp(a, "--overflow") == 0) {
+            if (ga_overflow_by_name(argv[++i], &o.overflow) != 0) {
+                ga_cli_error("truth: unknown --overflow '%s' (infinity, satfinite or nan)",
+                             argv[i]);
+                goto usage;
+            }
+            o.overflow_given = true;
         } else if (strcmp(a, "--all") == 0) {
             o.all = true;
         } else if (strcmp(a, "--bits") == 0) {
@@ -180,7 +201,17 @@ int ga_cmd_truth(int argc, char **argv)
         }
     }
     o.format = ga_cli_format(format_name);
-    if (!o.format || collect_inputs(&o, values, nvalues, &inputs, &count) != 0)
+    if (!o.format)
+        goto usage;
+    if (!o.overflow_given)
+        o.overflow = ga_default_overflow(o.format);
+    else if (!ga_overflow_allowed(o.format, o.overflow)) {
+        ga_cli_error("truth: --overflow %s needs %s, which %s does not have",
+                     ga_overflow_name(o.overflow),
+                     o.overflow == GA_OVERFLOW_NAN ? "a NaN" : "an infinity", o.format->name);
+        goto usage;
+    }
+    if (collect_inputs(&o, values, nvalues, &inputs, &count) != 0)
         goto usage;
     free(values);
     status = print_truths(&o, inputs, count);

@@ -1,12 +1,13 @@
-/* Exact conversion between encodings and doubles, and correct rounding of a
- * double into a format (round to nearest, ties to even). */
+/* Exact conversion between encodings and doubles, and rounding of a double
+ * into a format: to nearest, ties to even, with an overflow convention; and
+ * toward zero. */
 #include "formats/format.h"
 
 #include <math.h>
 
 static int exponent_bias(const struct ga_format *f)
 {
-    return f->emax;
+    return ga_exponent_bias(f);
 }
 
 double ga_decode(const struct ga_format *f, ga_bits x)
@@ -49,27 +50,63 @@ static ga_bits encode_exact(const struct ga_format *f, double r)
          | ((ga_bits)ldexp(r, mbits - e) & (((ga_bits)1 << mbits) - 1));
 }
 
-ga_bits ga_encode(const struct ga_format *f, double v)
+ga_bits ga_overflow_result(const struct ga_format *f, bool negative, enum ga_overflow o)
+{
+    switch (o) {
+    case GA_OVERFLOW_INFINITY: return ga_infinity(f, negative);
+    case GA_OVERFLOW_NAN: return ga_quiet_nan(f) | (negative ? ga_sign_mask(f) : 0);
+    default: return ga_max_finite(f, negative);
+    }
+}
+
+/* rint or trunc of |v| on f's grid (a > 0 finite, below 2^(emax + 1)): the
+ * ulp of the binade of a is 2^q (the subnormal ulp below emin), and a * 2^-q
+ * is exact in double. */
+static double on_grid(const struct ga_format *f, double a, double (*to_integer)(double))
+{
+    int e = ilogb(a);
+    int q = (e < f->emin ? f->emin : e) - f->precision + 1;
+    return ldexp(to_integer(ldexp(a, -q)), q);
+}
+
+ga_bits ga_encode_overflow(const struct ga_format *f, double v, enum ga_overflow o)
 {
     bool negative = signbit(v) != 0;
     double a = fabs(v);
-    int e, q;
     double rounded;
 
     if (isnan(v))
         return ga_quiet_nan(f) | (negative ? ga_sign_mask(f) : 0);
-    if (a == 0.0 || isinf(a))
-        return a == 0.0 ? ga_zero(f, negative) : ga_infinity(f, negative);
-    e = ilogb(a);
-    if (e > f->emax)
-        return ga_infinity(f, negative);
-    /* q: exponent of the ulp of the binade of a (subnormal ulp below emin).
-     * a * 2^-q is exact in double; rint rounds it to nearest even. */
-    q = (e < f->emin ? f->emin : e) - f->precision + 1;
-    rounded = ldexp(rint(ldexp(a, -q)), q);
+    if (a == 0.0)
+        return ga_zero(f, negative);
+    /* exact where there is an infinity, except that saturation never gives
+     * one (PTX cvt.satfinite); an overflow elsewhere */
+    if (isinf(a))
+        return ga_has_infinity(f) && o != GA_OVERFLOW_SATFINITE
+             ? ga_infinity(f, negative) : ga_overflow_result(f, negative, o);
+    if (ilogb(a) > f->emax)
+        return ga_overflow_result(f, negative, o);
+    rounded = on_grid(f, a, rint);  /* to nearest, ties to even */
     if (rounded > ga_decode(f, ga_max_finite(f, false)))
-        return ga_infinity(f, negative);
+        return ga_overflow_result(f, negative, o);
     return encode_exact(f, rounded) | (negative ? ga_sign_mask(f) : 0);
+}
+
+ga_bits ga_encode(const struct ga_format *f, double v)
+{
+    return ga_encode_overflow(f, v, ga_default_overflow(f));
+}
+
+ga_bits ga_encode_toward_zero(const struct ga_format *f, double v)
+{
+    bool negative = signbit(v) != 0;
+    double a = fabs(v), largest = ga_decode(f, ga_max_finite(f, false));
+
+    if (isnan(v) || a == 0.0 || (isinf(a) && ga_has_infinity(f)))
+        return ga_encode(f, v);
+    if (a >= largest)  /* IEEE: rounding toward zero never overflows */
+        return ga_max_finite(f, negative);
+    return encode_exact(f, on_grid(f, a, trunc)) | (negative ? ga_sign_mask(f) : 0);
 }
 
 double ga_round(const struct ga_format *f, double v)

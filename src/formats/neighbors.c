@@ -13,9 +13,10 @@ ga_bits ga_next_up(const struct ga_format *f, ga_bits x)
     case GA_INFINITE:
         return ga_sign(f, x) ? ga_max_finite(f, true) : x;
     default:
-        /* Magnitudes are ordered like their encodings. */
+        /* Magnitudes are ordered like their encodings; without an
+         * infinity the largest finite has nothing above it. */
         if (!ga_sign(f, x))
-            return x + 1;
+            return x + 1 == ga_finite_end(f) && !ga_has_infinity(f) ? x : x + 1;
         return x == ga_min_subnormal(f, true) ? ga_zero(f, true) : x - 1;
     }
 }

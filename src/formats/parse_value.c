@@ -135,7 +135,8 @@ static int read_checked(mpfr_t v, const char *text, int base, size_t exp_at, mpf
     return inexact;
 }
 
-int ga_parse_value(const struct ga_format *f, const char *text, ga_bits *out)
+int ga_parse_value_overflow(const struct ga_format *f, const char *text, enum ga_overflow o,
+                            ga_bits *out)
 {
     mpfr_t v;
     int base, inexact;
@@ -156,9 +157,18 @@ int ga_parse_value(const struct ga_format *f, const char *text, ga_bits *out)
         else
             mpfr_nextbelow(v);
     }
-    *out = mpfr_nan_p(v) ? ga_quiet_nan(f) : ga_round_mpfr(f, v);
+    if (mpfr_nan_p(v) && !ga_has_nan(f)) {
+        mpfr_clear(v);
+        return -2;
+    }
+    *out = mpfr_nan_p(v) ? ga_quiet_nan(f) : ga_round_mpfr_overflow(f, v, o);
     mpfr_clear(v);
     return 0;
+}
+
+int ga_parse_value(const struct ga_format *f, const char *text, ga_bits *out)
+{
+    return ga_parse_value_overflow(f, text, ga_default_overflow(f), out);
 }
 
 int ga_parse_real(const char *text, double *out)

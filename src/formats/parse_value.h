@@ -22,9 +22,14 @@
 int ga_number_syntax(const char *text, size_t *bad_at);
 
 /* Parse a number and round it to nearest even into f ("nan" gives f's quiet
- * NaN).  Returns 0, or -1 when the text is not a number (see
- * ga_number_syntax for where). */
+ * NaN), overflow and infinities as f's default convention does (infinity,
+ * or saturation where f has none).  Returns 0, -1 when the text is not a
+ * number (see ga_number_syntax for where), -2 when it is nan and f has no
+ * NaN. */
 int ga_parse_value(const struct ga_format *f, const char *text, ga_bits *out);
+/* The same with an overflow convention that f allows (ga_overflow_allowed). */
+int ga_parse_value_overflow(const struct ga_format *f, const char *text, enum ga_overflow o,
+                            ga_bits *out);
 
 /* Parse a finite number (no inf, no nan) into the nearest double.  Returns
  * 0, -1 when the text is not a number or names inf or nan, -2 when it is

@@ -6,7 +6,9 @@
  * Names are stable: reports and users' scripts refer to them.  Plain names
  * take all three formats; a 16-bit input is computed in float and rounded
  * once (PyTorch "opmath").  _native names exist for the 16-bit formats only
- * and round every operation and constant to the format. */
+ * and round every operation and constant to the format.  The entries of the
+ * small formats (float8, float6, float4: gelu_small.c, gelu_small_lut.c)
+ * take those formats only, so the wide formats' reports list none of them. */
 #include "impls/impl.h"
 
 #include <string.h>
@@ -19,6 +21,9 @@
 #define BF16 GA_FORMAT_BIT(GA_BFLOAT16)
 #define ALL_FORMATS (F32 | F16 | BF16)
 #define HALF_FORMATS (F16 | BF16)
+#define FP8_FORMATS (GA_FORMAT_BIT(GA_FLOAT8_E4M3FN) | GA_FORMAT_BIT(GA_FLOAT8_E5M2))
+#define SMALL_FORMATS (FP8_FORMATS | GA_FORMAT_BIT(GA_FLOAT6_E2M3) \
+                       | GA_FORMAT_BIT(GA_FLOAT6_E3M2) | GA_FORMAT_BIT(GA_FLOAT4_E2M1))
 
 #define OPMATH(fn) "float32 with C " fn "; 16-bit: float32, rounded once (opmath)"
 #define NATIVE "the format itself: every operation and constant rounded to it"
@@ -77,6 +82,39 @@ static int run_erf_dnnl(const struct ga_impl *impl, const struct ga_format *f,
         for (size_t i = 0; i < n; i++)
             out[i] = ga_encode(f, ga_gelu_erf_dnnl_bf16((float)ga_decode(f, in[i])));
     }
+    return 0;
+}
+
+/* The small formats: float32 erf GELU, one conversion (gelu_small.c), the
+ * entry's data saying which. */
+static const enum ga_small_conversion satfinite = GA_SMALL_SATFINITE,
+                                      overflow_nan = GA_SMALL_OVERFLOW_NAN,
+                                      truncation = GA_SMALL_TRUNCATE;
+
+static int run_erf_small(const struct ga_impl *impl, const struct ga_format *f,
+                         const ga_bits *in, ga_bits *out, size_t n,
+                         struct ga_run_failure *failure)
+{
+    const enum ga_small_conversion *how = impl->data;
+
+    if (!ga_impl_supports(impl, f))
+        return ga_batch_unsupported(impl, f, n, failure);
+    for (size_t i = 0; i < n; i++)
+        out[i] = ga_gelu_erf_small(f, in[i], *how);
+    return 0;
+}
+
+/* lut_small: the shipped table of the format (gelu_small_lut.c). */
+static int run_lut_small(const struct ga_impl *impl, const struct ga_format *f,
+                         const ga_bits *in, ga_bits *out, size_t n,
+                         struct ga_run_failure *failure)
+{
+    const uint8_t *table = ga_gelu_lut_small_table(f);
+
+    if (!ga_impl_supports(impl, f) || table == NULL)
+        return ga_batch_unsupported(impl, f, n, failure);
+    for (size_t i = 0; i < n; i++)
+        out[i] = table[in[i] & ga_all_ones(f)];
     return 0;
 }
 
@@ -189,6 +227,32 @@ static const struct ga_impl catalogue[] = {
       "Abramowitz-Stegun 7.1.26 erf GELU as a bfloat16/float16 kernel",
       "as erf_as with separate multiply and add, p, a1..a5, M_SQRT1_2 rounded",
       NATIVE, run_erf_as_native, NULL, false },
+    { "erf_satfinite", SMALL_FORMATS, GA_GELU,
+      "a float32 GELU epilogue that quantizes to FP8/FP6/FP4 with saturation (PTX "
+      "cvt.rn.satfinite, CUDA __nv_cvt_float_to_fp8 with __NV_SATFINITE, TransformerEngine "
+      "casts, the OCP OFP8 and MX saturating conversions)",
+      "satfinite(x*0.5f*(1 + erff(x*(float)M_SQRT1_2)))",
+      "float32 with glibc erff, converted once: nearest even, saturating (infinities too)",
+      run_erf_small, &satfinite, false },
+    { "erf_overflow_nan", FP8_FORMATS, GA_GELU,
+      "the same epilogue with the OCP OFP8 non-saturating conversion (CUDA "
+      "__nv_cvt_float_to_fp8 with __NV_NOSAT): beyond the largest finite, NaN",
+      "rn_nan(x*0.5f*(1 + erff(x*(float)M_SQRT1_2)))",
+      "float32 with glibc erff, converted once: nearest even, NaN beyond the largest finite "
+      "(E5M2 keeps infinities)",
+      run_erf_small, &overflow_nan, false },
+    { "erf_truncate", SMALL_FORMATS, GA_GELU,
+      "the same epilogue with a conversion that drops the low fraction bits (rounding "
+      "toward zero)",
+      "trunc(x*0.5f*(1 + erff(x*(float)M_SQRT1_2)))",
+      "float32 with glibc erff, converted once: toward zero, saturating",
+      run_erf_small, &truncation, false },
+    { "lut_small", SMALL_FORMATS, GA_GELU_TANH,
+      "a runtime that bakes the activation of an 8-bit or narrower format into one table "
+      "entry per encoding, from ggml's float32 tanh GELU",
+      "table[h] = satfinite(0.5f*x*(1 + tanhf(beta*x*(1 + kappa*x*x)))), x = decode(h)",
+      "a shipped table (src/impls/gelu_lut_small_data.c, tools/gen_lut_small.c)",
+      run_lut_small, NULL, false },
 };
 
 #define CATALOGUE_COUNT (sizeof catalogue / sizeof catalogue[0])

@@ -33,6 +33,19 @@ float ga_gelu_tanh_factored_native(const struct ga_format *f, float x);
 float ga_gelu_sigmoid_native(const struct ga_format *f, float x);
 float ga_gelu_quick_native(const struct ga_format *f, float x);
 
+/* The small formats (gelu_small.c): float32 erf GELU of x, an encoding of
+ * f, converted once to f. */
+enum ga_small_conversion {
+    GA_SMALL_SATFINITE,     /* to nearest even, saturating (infinities too) */
+    GA_SMALL_OVERFLOW_NAN,  /* to nearest even, NaN beyond the largest finite */
+    GA_SMALL_TRUNCATE,      /* toward zero */
+};
+ga_bits ga_gelu_erf_small(const struct ga_format *f, ga_bits x, enum ga_small_conversion how);
+
+/* The shipped tables of lut_small (gelu_lut_small_data.c): one entry per
+ * encoding of each small format, NULL for a wide format. */
+const uint8_t *ga_gelu_lut_small_table(const struct ga_format *f);
+
 /* Exact GELU in double (gelu_double.c). */
 double ga_gelu_double(double x);
 

@@ -107,8 +107,16 @@ enum ga_io_status ga_array_read(const struct ga_array_reader *r, uint64_t first,
         st = read_exact(r, buf, m * es, r->data_offset + (first + done) * es, err);
         if (st != GA_IO_OK)
             return st;
-        for (size_t i = 0; i < m; i++)
+        for (size_t i = 0; i < m; i++) {
             out[done + i] = load_le(buf + i * es, es);
+            /* a byte of a 6- or 4-bit format may hold more than its bits */
+            if (!ga_fits(r->format, out[done + i]))
+                return ga_io_fail(err, GA_IO_RANGE,
+                                  "%s: element %" PRIu64 " is 0x%02" PRIx32 ", not a %s "
+                                  "encoding (%d bits, right-aligned in its byte)", r->path,
+                                  first + done + i, out[done + i], r->format->name,
+                                  r->format->bits);
+        }
         done += m;
     }
     return ga_io_ok(err);

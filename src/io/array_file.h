@@ -43,7 +43,7 @@ struct ga_array_writer {
 };
 
 /* Bytes per element of f in a file: 4 or 2. */
-static inline size_t ga_element_size(const struct ga_format *f) { return (size_t)f->bits / 8; }
+static inline size_t ga_element_size(const struct ga_format *f) { return (size_t)ga_storage_bytes(f); }
 
 /* Read elements [first, first + count) into out.  Thread-safe. */
 enum ga_io_status ga_array_read(const struct ga_array_reader *r, uint64_t first,

@@ -25,6 +25,12 @@ static const char *const dtypes[GA_FORMAT_COUNT] = {
     [GA_FLOAT32] = "<f4",
     [GA_FLOAT16] = "<f2",
     [GA_BFLOAT16] = "<u2",   /* NumPy has no bfloat16: its bit patterns as uint16 */
+    /* the small formats: one encoding per byte, right-aligned, as uint8 */
+    [GA_FLOAT8_E4M3FN] = "|u1",
+    [GA_FLOAT8_E5M2] = "|u1",
+    [GA_FLOAT6_E2M3] = "|u1",
+    [GA_FLOAT6_E3M2] = "|u1",
+    [GA_FLOAT4_E2M1] = "|u1",
 };
 
 const char *ga_npy_dtype(const struct ga_format *f)
@@ -32,9 +38,10 @@ const char *ga_npy_dtype(const struct ga_format *f)
     return dtypes[f->id];
 }
 
+/* '|u1' names no format by itself: every small format is stored so. */
 const struct ga_format *ga_npy_format_for_dtype(const char *descr)
 {
-    for (int id = 0; id < GA_FORMAT_COUNT; id++)
+    for (int id = 0; id < GA_FIRST_SMALL_FORMAT; id++)
         if (strcmp(descr, dtypes[id]) == 0)
             return ga_format_get((enum ga_format_id)id);
     return NULL;
@@ -290,6 +297,8 @@ static enum ga_io_status check_dtype(const char *path, const struct header *h,
         *f = found;
         return GA_IO_OK;
     }
+    if (*f != NULL && strcmp(h->descr, expected) == 0)  /* a small format's '|u1' */
+        return GA_IO_OK;
     if (h->descr[0] == '>' && h->descr[1] != '\0') {
         char little[MAX_STRING + 1];
         snprintf(little, sizeof little, "<%s", h->descr + 1);
@@ -301,10 +310,16 @@ static enum ga_io_status check_dtype(const char *path, const struct header *h,
                               "a.astype('%s')", path, h->descr_at, h->descr, little,
                               le->name, little);
     }
+    if (*f == NULL && strcmp(h->descr, "|u1") == 0)
+        return ga_io_fail(err, GA_IO_UNSUPPORTED,
+                          "%s: byte %" PRIu64 ": dtype '|u1' holds the encodings of a small "
+                          "format, which the file does not name: give the format", path,
+                          h->descr_at);
     if (*f == NULL)
         return ga_io_fail(err, GA_IO_UNSUPPORTED,
                           "%s: byte %" PRIu64 ": dtype '%s' is none of '<f4' (float32), "
-                          "'<f2' (float16), '<u2' (bfloat16 bit patterns)", path,
+                          "'<f2' (float16), '<u2' (bfloat16 bit patterns), '|u1' (the "
+                          "encodings of a small format, named by --format)", path,
                           h->descr_at, h->descr);
     return ga_io_fail(err, GA_IO_UNSUPPORTED,
                       "%s: byte %" PRIu64 ": dtype '%s' found, '%s' expected for %s%s",

@@ -511,6 +511,10 @@ enum ga_io_status ga_plugin_open(const char *spec, const struct ga_format *f,
     enum ga_io_status st;
 
     *out = NULL;
+    if (ga_is_small_format(f))  /* <gelu-acc/kernel.h> has no byte-array kernels yet */
+        return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': plugins take float32, float16 "
+                          "or bfloat16, not %s (grade a kernel's %s outputs with 'gelu-acc "
+                          "grade')", spec, f->name, f->name);
     st = ga_plugin_parse_spec(spec, &path, &symbol, err);
     if (st != GA_IO_OK)
         return st;

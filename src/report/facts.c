@@ -151,7 +151,7 @@ int ga_facts_compute(struct ga_facts *out)
         return -1;
     largest_difference(TANH, &out->tanh_difference);
     largest_difference(QUICK, &out->quick_difference);
-    for (int i = 0; i < GA_FORMAT_COUNT; i++)
+    for (int i = 0; i < GA_FIRST_SMALL_FORMAT; i++)  /* the wide formats */
         for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++)
             out->has_zero_from[i][fn] = ga_underflow_threshold(
                 (enum ga_function)fn, ga_format_get((enum ga_format_id)i),

@@ -37,7 +37,7 @@ static void rows(FILE *out, const struct ga_facts *k, bool html)
                  d[i]->diff);
         fprintf(out, row, what, value);
     }
-    for (int f = 0; f < GA_FORMAT_COUNT; f++) {
+    for (int f = 0; f < GA_FIRST_SMALL_FORMAT; f++) {  /* the wide formats */
         const struct ga_format *fmt = ga_format_get((enum ga_format_id)f);
         for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
             char hex[16];

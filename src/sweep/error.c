@@ -14,14 +14,16 @@ void ga_format_layout_init(struct ga_format_layout *c, const struct ga_format *f
     c->emax = f->emax;
     c->precision = f->precision;
     c->sign_mask = ga_sign_mask(f);
-    c->inf_magnitude = ga_infinity(f, false);
+    c->inf_magnitude = ga_finite_end(f);
+    c->nan_magnitude = ga_nan_from(f);
+    c->bias = ga_exponent_bias(f);
     c->min_normal = (ga_bits)1 << c->mbits;
     c->ulp_exp_min = f->emin - f->precision + 1;
     c->subnormal_unit = ldexp(1.0, c->ulp_exp_min);
     c->two_p = ldexp(1.0, f->precision);
     c->value_shift = 52 - c->mbits;
     c->sign_shift = 64 - f->bits;
-    c->value_bias = (uint64_t)(1023 - f->emax) << 52;  /* the format's bias is emax */
+    c->value_bias = (uint64_t)(1023 - c->bias) << 52;
 }
 
 /* 2^k, exact; built from its bits inside the normal double range. */
@@ -56,15 +58,15 @@ void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const
     ga_bits r = t->rounded;
     ga_bits rmag = r & ~c->sign_mask;
     double mant = t->exact.mant;
-    bool y_nan = ymag > c->inf_magnitude;
-    bool y_inf = ymag == c->inf_magnitude;
+    bool y_nan = ymag >= c->nan_magnitude;
+    bool y_inf = ymag == c->inf_magnitude && !y_nan;
     unsigned flags = 0;
 
-    if (y == r || (y_nan && rmag > c->inf_magnitude))
+    if (y == r || (y_nan && rmag >= c->nan_magnitude))
         flags = GA_ERR_CORRECT | GA_ERR_FAITHFUL;
 
     /* Truth NaN: nothing to measure; a number there is flagged. */
-    if (isnan(mant) || rmag > c->inf_magnitude) {
+    if (isnan(mant) || rmag >= c->nan_magnitude) {
         out->flags = y_nan ? flags : flags | GA_ERR_NOT_NAN;
         out->distance = UINT64_MAX;
         set_all(out, NAN);

@@ -70,7 +70,9 @@ struct ga_format_layout {
     int mbits;                 /* stored mantissa bits, p - 1 */
     int emin, emax, precision;
     ga_bits sign_mask;
-    ga_bits inf_magnitude;     /* magnitudes above it are NaN */
+    ga_bits inf_magnitude;     /* magnitudes from it on are not finite (infinity's, if any) */
+    ga_bits nan_magnitude;     /* magnitudes from it on are NaN (inf_magnitude + 1 in IEEE) */
+    int bias;                  /* of the exponent field: 1 - emin */
     ga_bits min_normal;        /* magnitudes below it are subnormal or zero */
     int ulp_exp_min;           /* emin - p + 1 */
     double subnormal_unit;     /* 2^(emin - p + 1): value of mantissa field 1 when subnormal */
@@ -78,7 +80,7 @@ struct ga_format_layout {
     /* a normal magnitude m is the double of bits (m << value_shift) + value_bias */
     int value_shift;           /* 52 - mbits */
     int sign_shift;            /* 64 - bits: moves the sign bit to the double's */
-    uint64_t value_bias;       /* (1023 - emax) << 52: rebias of the exponent field */
+    uint64_t value_bias;       /* (1023 - bias) << 52: rebias of the exponent field */
 };
 
 void ga_format_layout_init(struct ga_format_layout *c, const struct ga_format *f);
@@ -130,7 +132,7 @@ static inline long ga_error_binade(const struct ga_format_layout *c, const struc
         || t->direction == 0)
         return t->exact.exp;
     /* |r| = 2^k: |f| >= |r| when f lies on the far side of r from 0 */
-    long k = (long)(rmag >> c->mbits) - c->emax;
+    long k = (long)(rmag >> c->mbits) - c->bias;
     bool beyond = (t->direction > 0) == !(t->rounded & c->sign_mask);
     return beyond ? k + 1 : k;
 }

@@ -20,11 +20,16 @@ static const struct {
 void ga_region_bounds_init(struct ga_region_bounds *b, const struct ga_format *f)
 {
     b->sign_mask = ga_sign_mask(f);
-    /* Both bounds are representable in every format of the table; in a
-     * format where 2^-10 is not, it rounds and the bound moves with it. */
+    /* Both bounds are representable in the wide formats.  Where 2^-10 is
+     * not (below the smallest subnormal of float8_e4m3fn and the float6 and
+     * float4 formats), the tiny bound is the least value above it, so that
+     * the tiny region is still |x| < 2^-10 (empty there), never the zeros. */
     b->tiny = ga_encode(f, ldexp(1.0, GA_REGION_TINY_EXP));
+    if (ga_decode(f, b->tiny) < ldexp(1.0, GA_REGION_TINY_EXP))
+        b->tiny = ga_next_up(f, b->tiny) & ~b->sign_mask;
     b->tail = ga_encode(f, GA_REGION_TAIL_BOUND);
-    b->inf = ga_infinity(f, false);
+    b->inf = ga_finite_end(f);
+    b->nan = ga_nan_from(f);
 }
 
 const char *ga_region_name(enum ga_region r)

@@ -32,7 +32,8 @@ struct ga_region_bounds {
     ga_bits sign_mask;
     ga_bits tiny;      /* magnitude of 2^-10: tiny below it */
     ga_bits tail;      /* magnitude of 3: core up to it, included */
-    ga_bits inf;       /* magnitude of infinity: special from it up */
+    ga_bits inf;       /* first magnitude that is not finite (infinity's): special from it up */
+    ga_bits nan;       /* first NaN magnitude (inf + 1 in the IEEE layout) */
 };
 
 void ga_region_bounds_init(struct ga_region_bounds *b, const struct ga_format *f);

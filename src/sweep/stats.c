@@ -102,7 +102,7 @@ void ga_stats_add_other(struct ga_tally *rs, const struct ga_region_bounds *b, g
 
     if (!(e->flags & GA_ERR_FAITHFUL)) {
         ga_bits mag = x & ~b->sign_mask;
-        if (mag > b->inf)
+        if (mag >= b->nan)
             return;  /* NaN inputs lie on no side of 0 */
         if (mag == 0)
             rs->unfaithful_zeros++;
@@ -123,13 +123,13 @@ void ga_stats_add(struct ga_stats *s, ga_bits x, ga_bits y, const struct ga_trut
 
 void ga_stats_widen_extent(struct ga_stats *s, const ga_bits *x, size_t n)
 {
-    const ga_bits sign_mask = s->bounds.sign_mask, inf = s->bounds.inf;
+    const ga_bits sign_mask = s->bounds.sign_mask, nan = s->bounds.nan;
     int64_t lo = s->extent_min, hi = s->extent_max;
 
     for (size_t i = 0; i < n; i++) {
-        int64_t key = (x[i] & ~sign_mask) > inf ? lo : value_key(x[i], sign_mask);  /* NaN: none */
+        int64_t key = (x[i] & ~sign_mask) >= nan ? lo : value_key(x[i], sign_mask);  /* NaN: none */
         lo = key < lo ? key : lo;
-        key = (x[i] & ~sign_mask) > inf ? hi : value_key(x[i], sign_mask);
+        key = (x[i] & ~sign_mask) >= nan ? hi : value_key(x[i], sign_mask);
         hi = key > hi ? key : hi;
     }
     s->extent_min = lo;

@@ -601,9 +601,9 @@ add_nans(struct ga_stats *s, const struct ga_format_layout *c, const ga_bits *x,
          const ga_bits *y, const struct ga_truth *t, size_t i, size_t n)
 {
     const size_t start = i;
-    while (i < n && (x[i] & ~c->sign_mask) > c->inf_magnitude
-           && (y[i] & ~c->sign_mask) > c->inf_magnitude
-           && (t[i].rounded & ~c->sign_mask) > c->inf_magnitude)
+    while (i < n && (x[i] & ~c->sign_mask) >= c->nan_magnitude
+           && (y[i] & ~c->sign_mask) >= c->nan_magnitude
+           && (t[i].rounded & ~c->sign_mask) >= c->nan_magnitude)
         i++;
     s->region[GA_REGION_SPECIAL].tally.correct += i - start;
     return i;
@@ -686,7 +686,8 @@ static bool scattered(const struct ga_region_bounds *b, const ga_bits *x,
  * an accumulator whose own layout equals it, so the results are the same. */
 static const struct ga_format_layout float32_layout = {
     .mbits = 23, .emin = -126, .emax = 127, .precision = 24,
-    .sign_mask = 0x80000000u, .inf_magnitude = 0x7f800000u, .min_normal = 0x00800000u,
+    .sign_mask = 0x80000000u, .inf_magnitude = 0x7f800000u, .nan_magnitude = 0x7f800001u,
+    .bias = 127, .min_normal = 0x00800000u,
     .ulp_exp_min = -149, .subnormal_unit = 0x1p-149, .two_p = 0x1p24,
     .value_shift = 29, .sign_shift = 32, .value_bias = (uint64_t)(1023 - 127) << 52,
 };
@@ -695,6 +696,7 @@ static const struct ga_region_bounds float32_bounds = {
     .tiny = 0x3a800000u,  /* 2^-10 */
     .tail = 0x40400000u,  /* 3 */
     .inf = 0x7f800000u,
+    .nan = 0x7f800001u,
 };
 
 static __attribute__((noinline)) void add_float32(struct ga_stats *s, const ga_bits *x,
@@ -718,7 +720,8 @@ static bool is_float32(const struct ga_format_layout *c, const struct ga_region_
     const struct ga_format_layout *k = &float32_layout;
     return c->mbits == k->mbits && c->emin == k->emin && c->emax == k->emax
         && c->precision == k->precision && c->sign_mask == k->sign_mask
-        && c->inf_magnitude == k->inf_magnitude && c->min_normal == k->min_normal
+        && c->inf_magnitude == k->inf_magnitude && c->nan_magnitude == k->nan_magnitude
+        && c->bias == k->bias && c->min_normal == k->min_normal
         && c->ulp_exp_min == k->ulp_exp_min && c->subnormal_unit == k->subnormal_unit
         && c->two_p == k->two_p && c->value_shift == k->value_shift
         && c->sign_shift == k->sign_shift && c->value_bias == k->value_bias

@@ -161,6 +161,14 @@ static inline int has_thresholds(const struct context *c)
     return c->right != 0;
 }
 
+bool ga_truth_fast_covers(enum ga_function fn, const struct ga_format *f)
+{
+    if (!ga_function_is_forward(fn))
+        return false;
+    struct context c = context_of(fn, f);
+    return has_thresholds(&c);
+}
+
 int ga_truth_fast_only(enum ga_function fn, const struct ga_format *f, ga_bits x,
                        struct ga_truth *out)
 {

@@ -17,6 +17,7 @@
 #ifndef GA_TRUTH_FAST_H
 #define GA_TRUTH_FAST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "truth/truth.h"
@@ -27,6 +28,11 @@
  * exp2 (fast_internal.h, checked by the tests); results below
  * 2^GA_EXACT_EXP_MIN are clamped as by the MPFR oracle. */
 #define GA_FAST_EXACT_REL_ERR 0x1p-43
+
+/* Whether the fast paths cover fn in f: a forward function and a format
+ * with thresholds in the table.  Otherwise ga_truth_fast is the MPFR oracle
+ * (the small formats: at most 256 encodings each). */
+bool ga_truth_fast_covers(enum ga_function fn, const struct ga_format *f);
 
 /* Same contract and special values as ga_truth_mpfr: returns GA_TRUTH_OK,
  * or GA_TRUTH_UNDECIDED when the MPFR fallback reached its precision cap
