@@ -1,17 +1,25 @@
-/* gelu-acc sweep: measure one implementation over a domain. */
+/* gelu-acc sweep: measure one implementation over a domain, or a shard of
+ * it into a partial file, with checkpoints if asked. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "config.h"
 #include "cli/measure.h"
+#include "cli/progress.h"
 #include "sweep/kernel_spec.h"
+#include "sweep/partial.h"
+#include "sweep/shard.h"
 
 static const char help[] =
     "usage: gelu-acc sweep (--impl NAME | --kernel LIB.so:SYMBOL) --format FORMAT\n"
     "                      [--reference gelu|gelu_tanh] [--domain D] [--json | --csv]\n"
     "                      [--oracle fast|mpfr] [--threads N] [--timeout SECONDS]\n"
-    "                      [--max-failures K]\n"
+    "                      [--max-failures K] [--shard K/N --partial FILE]\n"
+    "                      [--checkpoint FILE [--checkpoint-interval SECONDS]]\n"
     "\n"
     "Measures an implementation of the catalogue ('gelu-acc list'), or a kernel\n"
     "of the C ABI in <gelu-acc/kernel.h> from a shared library, against the\n"
@@ -26,8 +34,136 @@ static const char help[] =
     "batch, default 10 s, at most 86400 s), an access past its arrays or an output\n"
     "that depends on its position in the batch is reported with the inputs where\n"
     "it happened.  --max-failures K stops at the Kth failed batch in domain order.\n"
-    "Numbers and domain fields: README, \"Numbers, domains and bits files\".\n"
-    "Exit status: 0 measured, 1 the kernel failed, 2 usage or input error.\n";
+    "--shard K/N --partial FILE measures shard K of N (1 <= K <= N: a run of\n"
+    "whole chunks of the domain) and writes its complete state to FILE instead of\n"
+    "printing; 'gelu-acc merge' of the N files prints what one sweep prints, byte\n"
+    "for byte (--partial alone: the whole domain, shard 1/1).\n"
+    "--checkpoint FILE saves the state to FILE every --checkpoint-interval seconds\n"
+    "(default 10) and at the end; the same command run again resumes from it and\n"
+    "prints the same bytes.  A checkpoint of another command is refused.\n"
+    "Numbers and domain fields: README, \"Numbers, domains and bits files\";\n"
+    "shards: README, \"Shards, merge and checkpoints\".\n"
+    "Exit status: 0 measured (or the partial file written), 1 the kernel failed,\n"
+    "2 usage or input error.\n";
+
+/* What --shard, --partial and --checkpoint ask for. */
+struct share_request {
+    uint32_t shard, shards;
+    const char *partial, *checkpoint;
+    double interval_s;
+};
+
+/* --checkpoint-interval: a decimal number of seconds, 0 < S <= one day. */
+static int parse_interval(const char *text, double *seconds)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno != 0 || !(v > 0 && v <= 86400)
+        || strspn(text, "0123456789.") != strlen(text)) {
+        ga_cli_error("sweep: --checkpoint-interval takes a decimal number of seconds above 0 "
+                     "and at most 86400, not '%s'", text);
+        return -1;
+    }
+    *seconds = v;
+    return 0;
+}
+
+static int save_checkpoint(void *ctx, const struct ga_partial *p)
+{
+    const char *path = ctx;
+    struct ga_io_error err;
+
+    if (ga_partial_write(path, p, &err) != GA_IO_OK) {
+        ga_cli_error("sweep: checkpoint: %s", err.message);
+        return GA_PARTIAL_SAVE_FAILED;
+    }
+    return 0;
+}
+
+/* The state to start from: the checkpoint's when there is one (refused when
+ * it is another sweep's), else nothing measured.  NULL after a message. */
+static struct ga_partial *start_state(const struct ga_partial_identity *id,
+                                      const struct share_request *sr, int *status)
+{
+    struct ga_partial *p;
+    struct ga_io_error err;
+    struct stat st;
+    int field;
+
+    *status = GA_EXIT_USAGE;
+    if (!sr->checkpoint || (stat(sr->checkpoint, &st) != 0 && errno == ENOENT)) {
+        if (!(p = ga_partial_new(id, sr->shard, sr->shards))) {
+            ga_cli_error("sweep: out of memory");
+            *status = GA_EXIT_INTERNAL;
+        }
+        return p;
+    }
+    if (ga_partial_read(sr->checkpoint, &p, &err) != GA_IO_OK) {
+        ga_cli_error("sweep: checkpoint %s", err.message);
+        return NULL;
+    }
+    if ((field = ga_partial_identity_differs(&p->id, id)) >= 0) {
+        static struct ga_partial_field there[GA_PARTIAL_FIELDS], here[GA_PARTIAL_FIELDS];
+        ga_partial_fields(&p->id, there);
+        ga_partial_fields(id, here);
+        ga_cli_error("sweep: checkpoint %s belongs to another command: its %s is '%s', this "
+                     "command's '%s' (remove the file to start afresh)", sr->checkpoint,
+                     here[field].name, there[field].text, here[field].text);
+    } else if (p->shard != sr->shard || p->shards != sr->shards) {
+        ga_cli_error("sweep: checkpoint %s belongs to another command: it holds shard %u/%u, "
+                     "this command measures shard %u/%u (remove the file to start afresh)",
+                     sr->checkpoint, p->shard, p->shards, sr->shard, sr->shards);
+    } else {
+        return p;
+    }
+    ga_partial_free(p);
+    return NULL;
+}
+
+/* Sweep the share of the request; print the result, or write the partial. */
+static int sweep_share(struct ga_kernel *k, const struct ga_format *f,
+                       const struct ga_sweep_options *so, const char *kernel, double timeout_s,
+                       const struct share_request *sr, enum ga_cli_form form)
+{
+    struct ga_partial_identity *id = malloc(sizeof *id);
+    struct ga_sweep_options o = *so;
+    struct ga_progress progress;
+    struct ga_partial *p = NULL;
+    struct ga_io_error err;
+    ga_bits input = 0;
+    int status = GA_EXIT_INTERNAL;
+
+    if (!id) {
+        ga_cli_error("sweep: out of memory");
+    } else if (ga_partial_identity_init(id, PACKAGE_NAME " " PACKAGE_VERSION, f, kernel,
+                                        &k->measurement, &k->domain, so->oracle,
+                                        so->max_failures, timeout_s) != 0) {
+        ga_cli_error("sweep: the kernel's description is too long for a partial file");
+    } else if ((p = start_state(id, sr, &status))) {
+        ga_progress_attach(&progress, &o, k->measurement.impl->name);
+        status = ga_partial_run(p, &k->domain, &k->measurement, &o,
+                                sr->checkpoint ? save_checkpoint : NULL, (void *)sr->checkpoint,
+                                sr->interval_s, &input);
+        if (status == GA_PARTIAL_SAVE_FAILED)
+            status = GA_EXIT_USAGE;
+        else
+            status = ga_cli_sweep_failure("sweep", status, f, &k->domain, &k->measurement, 1,
+                                          input);
+        if (status == GA_EXIT_OK && sr->partial
+            && ga_partial_write(sr->partial, p, &err) != GA_IO_OK) {
+            ga_cli_error("sweep: partial: %s", err.message);
+            status = GA_EXIT_USAGE;
+        } else if (status == GA_EXIT_OK && !sr->partial) {
+            status = ga_cli_print_partial("sweep", p, &k->domain, form);
+        }
+    }
+    ga_partial_free(p);
+    free(id);
+    return status;
+}
 
 int ga_cmd_sweep(int argc, char **argv)
 {
@@ -43,6 +179,10 @@ int ga_cmd_sweep(int argc, char **argv)
         { "threads", required_argument, NULL, 't' },
         { "json", no_argument, NULL, 'j' },
         { "csv", no_argument, NULL, 'c' },
+        { "shard", required_argument, NULL, 'S' },
+        { "partial", required_argument, NULL, 'P' },
+        { "checkpoint", required_argument, NULL, 'C' },
+        { "checkpoint-interval", required_argument, NULL, 'I' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -55,6 +195,8 @@ int ga_cmd_sweep(int argc, char **argv)
     enum ga_cli_form form = GA_CLI_TEXT;
     const struct ga_format *f;
     struct ga_result *result;
+    struct share_request sr = { .shard = 1, .shards = 1, .interval_s = 10 };
+    const char *interval = NULL;
     char *plugin_spec = NULL;
     int opt, status;
 
@@ -96,6 +238,20 @@ int ga_cmd_sweep(int argc, char **argv)
             if (ga_cli_threads("sweep", optarg, &so.threads) != 0)
                 return GA_EXIT_USAGE;
             break;
+        case 'S':
+            if (ga_shard_parse(optarg, &sr.shard, &sr.shards) != 0) {
+                ga_cli_error("sweep: --shard takes K/N with 1 <= K <= N <= %u, not '%s'",
+                             GA_SHARD_MAX, optarg);
+                return GA_EXIT_USAGE;
+            }
+            break;
+        case 'P': sr.partial = optarg; break;
+        case 'C': sr.checkpoint = optarg; break;
+        case 'I':
+            if (parse_interval(optarg, &sr.interval_s) != 0)
+                return GA_EXIT_USAGE;
+            interval = optarg;
+            break;
         case 'h':
             fputs(help, stdout);
             return GA_EXIT_OK;
@@ -106,6 +262,24 @@ int ga_cmd_sweep(int argc, char **argv)
     }
     if (optind < argc) {
         ga_cli_error("sweep: unexpected argument '%s'", argv[optind]);
+        return GA_EXIT_USAGE;
+    }
+    if (sr.shards > 1 && !sr.partial) {
+        ga_cli_error("sweep: --shard needs --partial FILE (then 'gelu-acc merge' the files)");
+        return GA_EXIT_USAGE;
+    }
+    if (sr.shards > 1 && so.max_failures > 0) {
+        ga_cli_error("sweep: --max-failures cannot be used with --shard: a shard does not know "
+                     "the failed batches of the shards before it");
+        return GA_EXIT_USAGE;
+    }
+    if (interval && !sr.checkpoint) {
+        ga_cli_error("sweep: --checkpoint-interval needs --checkpoint FILE");
+        return GA_EXIT_USAGE;
+    }
+    if (sr.partial && form != GA_CLI_TEXT) {
+        ga_cli_error("sweep: --partial writes a file and prints nothing: give --json or --csv "
+                     "to 'gelu-acc merge'");
         return GA_EXIT_USAGE;
     }
     if (!(f = ga_cli_format(format_name)))
@@ -129,21 +303,20 @@ int ga_cmd_sweep(int argc, char **argv)
         free(plugin_spec);
         return GA_EXIT_USAGE;
     }
-    free(plugin_spec);
-    impl_name = k.measurement.impl->name;
     ga_cli_warn_undeclared("sweep", &k, f);
 
-    if (!(result = malloc(sizeof *result))) {
+    if (sr.partial || sr.checkpoint) {
+        status = sweep_share(&k, f, &so, rq.spec, k.plugin || k.real ? po.timeout_s : 0, &sr,
+                             form);
+    } else if (!(result = malloc(sizeof *result))) {
         status = GA_EXIT_INTERNAL;
-    } else if ((status = ga_cli_measure("sweep", f, &k.domain, &k.measurement, &so, NULL,
-                                        result)) == GA_EXIT_OK) {
-        status = ga_cli_print_result(result, form);
-        if (status == GA_EXIT_OK && result->failed) {
-            ga_cli_error("sweep: %s failed: %s", impl_name, result->spans[0].what);
-            status = GA_EXIT_REGRESSION;
-        }
+    } else {
+        if ((status = ga_cli_measure("sweep", f, &k.domain, &k.measurement, &so, NULL,
+                                     result)) == GA_EXIT_OK)
+            status = ga_cli_print_sweep("sweep", result, form);
+        free(result);
     }
-    free(result);
+    free(plugin_spec);
     ga_kernel_close(&k);
     return status;
 }

@@ -13,6 +13,7 @@ static const struct command {
     { "truth", ga_cmd_truth, "correctly rounded GELU of given inputs (MPFR ground truth)" },
     { "list", ga_cmd_list, "the built-in implementations and what they model" },
     { "sweep", ga_cmd_sweep, "measure one implementation over a domain of inputs" },
+    { "merge", ga_cmd_merge, "merge the partial files of a sharded sweep into its results" },
     { "report", ga_cmd_report, "error tables of the whole catalogue, per format" },
     { "inputs", ga_cmd_inputs, "write an input set for kernels run elsewhere" },
     { "grade", ga_cmd_grade, "measure outputs computed elsewhere (GPU, PyTorch, JAX)" },

@@ -52,20 +52,16 @@ static const char *read_error(const struct ga_domain *d, const struct ga_measure
     return message ? message : "a read failed";
 }
 
-int ga_cli_sweep(const char *cmd, const struct ga_format *f, const struct ga_domain *d,
-                 struct ga_measurement *m, size_t n, struct ga_sweep_options so, const char *label)
+int ga_cli_sweep_failure(const char *cmd, int status, const struct ga_format *f,
+                         const struct ga_domain *d, const struct ga_measurement *m, size_t n,
+                         ga_bits input)
 {
-    struct ga_progress progress;
-    ga_bits input = 0;
     char hex[16];
-    int status;
 
-    ga_progress_attach(&progress, &so, label);
-    status = ga_sweep_run(f, d, m, n, &so, &input);
-    if (status == GA_SWEEP_OK)
-        return GA_EXIT_OK;
     ga_format_bits(f, input, hex);
     switch (status) {
+    case GA_SWEEP_OK:
+        return GA_EXIT_OK;
     case GA_SWEEP_UNDECIDED:
         ga_cli_error("%s: the oracle reached its %d-bit cap on input %s", cmd,
                      GA_ZIV_MAX_PRECISION, hex);
@@ -95,6 +91,18 @@ int ga_cli_sweep(const char *cmd, const struct ga_format *f, const struct ga_dom
     return GA_EXIT_INTERNAL;
 }
 
+int ga_cli_sweep(const char *cmd, const struct ga_format *f, const struct ga_domain *d,
+                 struct ga_measurement *m, size_t n, struct ga_sweep_options so, const char *label)
+{
+    struct ga_progress progress;
+    ga_bits input = 0;
+    int status;
+
+    ga_progress_attach(&progress, &so, label);
+    status = ga_sweep_run(f, d, m, n, &so, &input);
+    return ga_cli_sweep_failure(cmd, status, f, d, m, n, input);
+}
+
 int ga_cli_measure(const char *cmd, const struct ga_format *f, const struct ga_domain *d,
                    struct ga_measurement *m, const struct ga_sweep_options *so, const char *name,
                    struct ga_result *r)
@@ -108,6 +116,37 @@ int ga_cli_measure(const char *cmd, const struct ga_format *f, const struct ga_d
     if (m->stats)
         ga_measurement_clear(m);
     r->profile = NULL;  /* released with the measurement */
+    return status;
+}
+
+int ga_cli_print_sweep(const char *cmd, const struct ga_result *r, enum ga_cli_form form)
+{
+    int status = ga_cli_print_result(r, form);
+
+    if (status == GA_EXIT_OK && r->failed) {
+        ga_cli_error("%s: %s failed: %s", cmd, r->impl, r->spans[0].what);
+        status = GA_EXIT_REGRESSION;
+    }
+    return status;
+}
+
+int ga_cli_print_partial(const char *cmd, struct ga_partial *p, const struct ga_domain *d,
+                         enum ga_cli_form form)
+{
+    struct ga_result *r = malloc(sizeof *r);
+    int status;
+
+    if (!r) {
+        ga_cli_error("%s: out of memory", cmd);
+        return GA_EXIT_INTERNAL;
+    }
+    if (ga_result_from_measurement(r, &p->m, d, p->id.oracle, NULL) != 0) {
+        ga_cli_error("%s: could not summarize the results", cmd);
+        status = GA_EXIT_INTERNAL;
+    } else {
+        status = ga_cli_print_sweep(cmd, r, form);
+    }
+    free(r);
     return status;
 }
 

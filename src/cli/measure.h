@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "report/result.h"
 #include "sweep/kernel_spec.h"
+#include "sweep/partial.h"
 
 enum ga_cli_form { GA_CLI_TEXT, GA_CLI_JSON, GA_CLI_CSV };
 
@@ -24,11 +25,25 @@ int ga_cli_timeout(const char *cmd, const char *arg, double *seconds);
 int ga_cli_sweep(const char *cmd, const struct ga_format *f, const struct ga_domain *d,
                  struct ga_measurement *m, size_t n, struct ga_sweep_options so, const char *label);
 
+/* The message and GA_EXIT_* status of a ga_sweep_run status (GA_EXIT_OK
+ * for GA_SWEEP_OK); input: the undecided one. */
+int ga_cli_sweep_failure(const char *cmd, int status, const struct ga_format *f,
+                         const struct ga_domain *d, const struct ga_measurement *m, size_t n,
+                         ga_bits input);
+
 /* Sweep one measurement and summarize it into *r (the measurement's stats
  * are released; a NULL name takes the implementation's). */
 int ga_cli_measure(const char *cmd, const struct ga_format *f, const struct ga_domain *d,
                    struct ga_measurement *m, const struct ga_sweep_options *so, const char *name,
                    struct ga_result *r);
+
+/* Print a sweep's result; GA_EXIT_REGRESSION, with a message, when the
+ * kernel failed. */
+int ga_cli_print_sweep(const char *cmd, const struct ga_result *r, enum ga_cli_form form);
+
+/* ga_cli_print_sweep of a complete partial over its domain d. */
+int ga_cli_print_partial(const char *cmd, struct ga_partial *p, const struct ga_domain *d,
+                         enum ga_cli_form form);
 
 /* Print r on stdout as text, JSON or CSV. */
 int ga_cli_print_result(const struct ga_result *r, enum ga_cli_form form);

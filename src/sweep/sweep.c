@@ -36,6 +36,7 @@ struct sweep_ctx {
     const struct ga_sweep_options *o;
     bool needs[GA_FUNCTION_COUNT];
     struct ga_failure_cap *cap;         /* NULL: no cap */
+    uint64_t first_chunk;               /* the cap counts chunks from it */
     int status;
     uint64_t undecided_at;
     ga_bits *undecided_input;
@@ -203,16 +204,18 @@ static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, ui
 {
     uint64_t start = c * GA_SWEEP_CHUNK;
     size_t n = (size_t)(s->d->size - start < GA_SWEEP_CHUNK ? s->d->size - start : GA_SWEEP_CHUNK);
+
+    uint64_t k = c - s->first_chunk;    /* the chunk as the cap counts it */
     bool any = false;
 
     if (!ok) {   /* no memory: noted already; later chunks must not wait for this one */
         if (s->cap)
-            ga_failure_cap_ran(s->cap, c, NULL);
+            ga_failure_cap_ran(s->cap, k, NULL);
         return;
     }
     for (size_t j = 0; j < s->count; j++) {
         t->failed[j] = false;
-        t->out[j].state = (s->cap && ga_failure_cap_skips(s->cap, j, c)) ? CHUNK_SKIPPED
+        t->out[j].state = (s->cap && ga_failure_cap_skips(s->cap, j, k)) ? CHUNK_SKIPPED
                                                                                  : CHUNK_PENDING;
         any |= t->out[j].state == CHUNK_PENDING;
     }
@@ -228,9 +231,9 @@ static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, ui
     }
     if (!s->cap)
         return;
-    ga_failure_cap_ran(s->cap, c, t->failed);
+    ga_failure_cap_ran(s->cap, k, t->failed);
     for (size_t j = 0; j < s->count; j++) {
-        if (ga_failure_cap_counts(s->cap, j, c)) {
+        if (ga_failure_cap_counts(s->cap, j, k)) {
             chunk_account(s, t, j, start, n);
         } else {
             #pragma omp atomic
@@ -276,10 +279,14 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                  struct ga_measurement *m, size_t count, const struct ga_sweep_options *o,
                  ga_bits *undecided_input)
 {
-    uint64_t chunks = ga_sweep_chunk_count(d->size);
+    uint64_t all = ga_sweep_chunk_count(d->size);
+    uint64_t end = o->end_chunk == 0 || o->end_chunk > all ? all : o->end_chunk;
+    uint64_t first = o->first_chunk < end ? o->first_chunk : end;
+    uint64_t chunks = end - first;
+    uint64_t total = ga_sweep_chunk_inputs(d->size, first, end);
     struct sweep_ctx s = { .f = f, .d = d, .m = m, .count = count, .o = o,
-                           .status = GA_SWEEP_OK, .undecided_at = UINT64_MAX,
-                           .undecided_input = undecided_input };
+                           .first_chunk = first, .status = GA_SWEEP_OK,
+                           .undecided_at = UINT64_MAX, .undecided_input = undecided_input };
     uint64_t done = 0;
     double last_progress = now_seconds();
 
@@ -321,7 +328,7 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
         /* In order, one chunk at a time: the failure cap relies on every
          * chunk before a thread's being taken already. */
         #pragma omp for schedule(dynamic, 1)
-        for (uint64_t c = 0; c < chunks; c++) {
+        for (uint64_t c = first; c < end; c++) {
             uint64_t left = d->size - c * GA_SWEEP_CHUNK;
             sweep_chunk(&s, &t, ok, c);
             #pragma omp atomic
@@ -334,7 +341,7 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                 uint64_t seen;
                 #pragma omp atomic read
                 seen = done;
-                o->progress(o->progress_ctx, seen, d->size);
+                o->progress(o->progress_ctx, seen, total);
                 last_progress = now_seconds();
             }
         }
@@ -350,7 +357,7 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
     }
     ga_failure_cap_free(s.cap);
     if (o->progress && s.status == GA_SWEEP_OK)
-        o->progress(o->progress_ctx, d->size, d->size);
+        o->progress(o->progress_ctx, total, total);
     return s.status;
 }
 
@@ -369,6 +376,26 @@ int ga_sweep_parse_max_failures(const char *text, uint64_t *k)
         return -1;
     *k = v;
     return 0;
+}
+
+int ga_measurement_merge(struct ga_measurement *into, const struct ga_measurement *from)
+{
+    int status = ga_stats_merge(into->stats, from->stats);
+
+    if (status != GA_STATS_OK)
+        return status == GA_STATS_FULL ? GA_SWEEP_TOO_LARGE : GA_SWEEP_BAD_FORMAT;
+    into->failed |= from->failed;
+    into->failed_inputs += from->failed_inputs;
+    into->failed_batches += from->failed_batches;
+    into->skipped_inputs += from->skipped_inputs;
+    /* the spans beyond from's kept ones lie after them: they count, and
+     * would be dropped here too */
+    into->failure_spans += from->failure_spans - from->failure_count;
+    for (size_t i = 0; i < from->failure_count; i++) {
+        const struct ga_failure_record *rec = &from->failures[i];
+        keep_span(into, rec->start, rec->first, rec->last, rec->what);
+    }
+    return GA_SWEEP_OK;
 }
 
 void ga_measurement_clear(struct ga_measurement *m)

@@ -36,6 +36,18 @@ static inline uint64_t ga_sweep_chunk_count(uint64_t size)
 {
     return size / GA_SWEEP_CHUNK + (size % GA_SWEEP_CHUNK != 0);
 }
+/* The inputs of chunks [first, end) of a domain of size inputs (the last
+ * chunk may be short). */
+static inline uint64_t ga_sweep_chunk_inputs(uint64_t size, uint64_t first, uint64_t end)
+{
+    uint64_t chunks = ga_sweep_chunk_count(size);
+    uint64_t last = chunks ? size - (chunks - 1) * GA_SWEEP_CHUNK : 0;
+
+    end = end < chunks ? end : chunks;
+    if (first >= end)
+        return 0;
+    return (end - first - 1) * GA_SWEEP_CHUNK + (end == chunks ? last : GA_SWEEP_CHUNK);
+}
 
 /* One (implementation, reference) pair to measure.  Outputs come from
  * impl->run, or, when impl is NULL, from `outputs` (element i answers input
@@ -67,6 +79,9 @@ struct ga_sweep_options {
      * order (the batches after it are skipped, whatever the thread count);
      * 0: never. */
     uint64_t max_failures;
+    /* Only chunks [first_chunk, end_chunk) of the domain (a shard, a slice
+     * between checkpoints); end_chunk 0: to the last chunk. */
+    uint64_t first_chunk, end_chunk;
 };
 
 enum ga_sweep_status {
@@ -86,14 +101,21 @@ enum ga_sweep_status {
 #define GA_SWEEP_MAX_INPUTS ((uint64_t)1 << 32)
 
 /* Fill the stats of every measurement (allocated here; free with
- * ga_measurement_clear); GA_SWEEP_TOO_LARGE, measuring nothing, for a
- * domain above GA_SWEEP_MAX_INPUTS.  On GA_SWEEP_UNDECIDED or GA_SWEEP_ORACLES_DISAGREE,
+ * ga_measurement_clear) from the chunks o names; GA_SWEEP_TOO_LARGE, measuring
+ * nothing, for a domain above GA_SWEEP_MAX_INPUTS.  On GA_SWEEP_UNDECIDED or GA_SWEEP_ORACLES_DISAGREE,
  * *undecided_input is the input concerned. */
 int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                  struct ga_measurement *m, size_t count, const struct ga_sweep_options *o,
                  ga_bits *undecided_input);
 
 void ga_measurement_clear(struct ga_measurement *m);
+
+/* into += from: statistics, failure counts and the first failing spans in
+ * domain order, exactly as one sweep over both their chunks would have them
+ * (from's chunks are disjoint from into's).  GA_SWEEP_TOO_LARGE when a
+ * region would reach 2^32 inputs; GA_SWEEP_BAD_FORMAT when the formats
+ * differ; `into` is then unchanged. */
+int ga_measurement_merge(struct ga_measurement *into, const struct ga_measurement *from);
 
 /* max_failures as users write it: a positive decimal integer below 2^63.
  * 0, or -1. */

@@ -1,0 +1,50 @@
+/* Little-endian byte buffers for binary files: a writer that grows, and a
+ * reader that never reads past its end.  Values cross as fixed-width
+ * integers (doubles as their IEEE bit patterns), so a file means the same on
+ * every machine.  The reader keeps the first failure: after it, every read
+ * returns zeros, and the caller checks once, at the end of a section. */
+#ifndef GA_BYTES_H
+#define GA_BYTES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ga_byte_writer {
+    unsigned char *data;
+    size_t size, capacity;
+    bool failed;              /* out of memory: everything after is dropped */
+};
+
+void ga_bytes_put_u8(struct ga_byte_writer *w, uint8_t v);
+void ga_bytes_put_u32(struct ga_byte_writer *w, uint32_t v);
+void ga_bytes_put_u64(struct ga_byte_writer *w, uint64_t v);
+void ga_bytes_put_f64(struct ga_byte_writer *w, double v);
+void ga_bytes_put_raw(struct ga_byte_writer *w, const void *p, size_t n);
+/* A u32 length, then the bytes (no terminating NUL). */
+void ga_bytes_put_str(struct ga_byte_writer *w, const char *s);
+void ga_bytes_writer_free(struct ga_byte_writer *w);
+
+struct ga_byte_reader {
+    const unsigned char *data;
+    size_t size, at;
+    const char *failure;      /* NULL, or why the first failed read failed */
+    size_t failed_at;         /* its offset */
+};
+
+uint8_t ga_bytes_get_u8(struct ga_byte_reader *r);
+uint32_t ga_bytes_get_u32(struct ga_byte_reader *r);
+uint64_t ga_bytes_get_u64(struct ga_byte_reader *r);
+double ga_bytes_get_f64(struct ga_byte_reader *r);
+/* A string of ga_bytes_put_str into out[cap]: fails (out = "") when it holds
+ * cap bytes or more, or a NUL. */
+void ga_bytes_get_str(struct ga_byte_reader *r, char *out, size_t cap);
+/* Mark the reader failed at its offset, unless it failed already. */
+void ga_bytes_fail(struct ga_byte_reader *r, const char *why);
+
+/* FNV-1a, 64 bits: a checksum that catches a flipped or cut file (not an
+ * attacker). */
+uint64_t ga_bytes_fnv1a(const void *p, size_t n, uint64_t h);
+#define GA_FNV1A_START 0xcbf29ce484222325u
+
+#endif

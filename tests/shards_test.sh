@@ -1,0 +1,177 @@
+#!/bin/bash
+# Shards, merge and checkpoints: the shards of a sweep, merged, print what
+# one sweep prints, byte for byte; sets that are not one sweep are refused by
+# name; a sweep killed (SIGKILL) after a checkpoint resumes to the bytes of an
+# uninterrupted run.
+. "${top_srcdir:-.}/tests/tap.sh"
+
+# refused TEXT COMMAND...: COMMAND exits with status 2 and says TEXT.
+refused() {
+    local text=$1
+    shift
+    expect_status 2 "$@" && stderr_has "$text"
+}
+
+# sharded FORM N SWEEP-ARGS...: sweep the N shards (in reverse order, to show
+# order does not matter), merge them with FORM, compare with one sweep.
+sharded() {
+    local form=$1 n=$2 files=() k
+    shift 2
+    "$GELU_ACC" sweep "$@" $form > "$tmp/one" || return 1
+    for ((k = n; k >= 1; k--)); do
+        "$GELU_ACC" sweep "$@" --shard "$k/$n" --partial "$tmp/part$k" || return 1
+    done
+    for ((k = 1; k <= n; k++)); do files+=("$tmp/part$k"); done
+    "$GELU_ACC" merge $form "${files[@]}" > "$tmp/merged" || return 1
+    cmp "$tmp/one" "$tmp/merged"
+}
+
+for impl in erf tanh quick; do
+    for n in 1 2 3 4; do
+        check "bfloat16 $impl, every input: N = $n shards merged = one sweep (JSON)" \
+            sharded --json "$n" --impl "$impl" --format bfloat16
+    done
+done
+check "bfloat16 erf_as: 3 shards merged = one sweep (text)" sharded "" 3 --impl erf_as --format bfloat16
+check "float16 sigmoid against gelu: 2 shards merged = one sweep (CSV)" \
+    sharded --csv 2 --impl sigmoid --format float16 --reference gelu
+for impl in erf tanh_factored; do
+    for n in 1 2 3 4; do
+        check "float32 $impl, stride:16384: N = $n shards merged = one sweep (JSON)" \
+            sharded --json "$n" --impl "$impl" --format float32 --domain stride:16384
+    done
+done
+# 2^32 / 2^18 = 16384 inputs: 4 chunks in 6 shards, two of them empty
+check "float32 erfc: more shards than chunks, merged = one sweep" \
+    sharded --json 6 --impl erfc --format float32 --domain stride:262144
+check "float32 erf, MPFR oracle, a random sample: 3 shards merged = one sweep" \
+    sharded --json 3 --impl erf --format float32 --domain random:20000:5 --oracle mpfr
+
+# A plugin kernel that crashes on one input in every third batch of 30
+# (tests/plugins/crashing.c: x in [2, 3)): the failing spans and counts of
+# the shards merge to the sweep's, and the failure cap counts the failed
+# batches of the slices before a checkpoint.
+plugins=$GELU_ACC_PLUGIN_DIR
+crash_args=(--kernel "$plugins/crashing.so:crashing_gelu_f32" --format float32
+            --domain "file:$tmp/every3")
+crash() {
+    local status=0
+    "$GELU_ACC" sweep "${crash_args[@]}" --json "$@" || status=$?
+    [ $status -eq 1 ]   # the kernel failed, whatever the slicing
+}
+crash_sharded() {
+    local k
+    crash > "$tmp/one" || return 1
+    for k in 1 2 3; do
+        # a shard writes its state and exits 0: merge gives the verdict
+        "$GELU_ACC" sweep "${crash_args[@]}" --shard $k/3 --partial "$tmp/crash$k" || return 1
+    done
+    "$GELU_ACC" merge --json "$tmp/crash3" "$tmp/crash1" "$tmp/crash2" > "$tmp/merged"
+    [ $? -eq 1 ] && cmp "$tmp/one" "$tmp/merged"
+}
+crash_capped() {
+    rm -f "$tmp/crash.ck"
+    crash --max-failures 4 > "$tmp/one" || return 1
+    crash --max-failures 4 --threads 1 --checkpoint "$tmp/crash.ck" --checkpoint-interval 0.01 \
+        > "$tmp/sliced" || return 1
+    cmp "$tmp/one" "$tmp/sliced"
+}
+if [ -d "$plugins" ]; then
+    "$PYTHON" - "$tmp/every3" <<'END'
+import struct, sys
+def enc(v): return '0x%08x' % struct.unpack('<I', struct.pack('<f', v))[0]
+xs = [enc(1.0 + i * 2**-20) for i in range(30 * 4096)]
+for b in range(0, 30, 3):
+    xs[b * 4096 + 7] = enc(2.5)
+open(sys.argv[1], 'w').write('\n'.join(xs) + '\n')
+END
+    check "a crashing plugin kernel: 3 shards merged = one sweep (failing spans, exit status 1)" \
+        crash_sharded
+    check "--max-failures 4 with checkpoints every slice = one sweep" crash_capped
+else
+    echo "# plugins not built (GELU_ACC_PLUGIN_DIR): the plugin checks are left out"
+fi
+
+# Three shards of bfloat16 erf for the refusals below.
+for k in 1 2 3; do
+    "$GELU_ACC" sweep --impl erf --format bfloat16 --shard $k/3 --partial "$tmp/s$k"
+done
+"$GELU_ACC" sweep --impl erf --format bfloat16 --domain range:-4:4 --shard 2/3 --partial "$tmp/other_domain"
+"$GELU_ACC" sweep --impl erf --format bfloat16 --oracle mpfr --shard 2/3 --partial "$tmp/other_oracle"
+"$GELU_ACC" sweep --impl tanh --format bfloat16 --shard 2/3 --partial "$tmp/other_impl"
+"$GELU_ACC" sweep --impl erf --format bfloat16 --shard 2/4 --partial "$tmp/other_count"
+head -c 1000 "$tmp/s3" > "$tmp/cut"
+echo hello > "$tmp/text"
+
+check "merge refuses a missing shard, naming it" \
+    refused "shard 2/3 is missing" "$GELU_ACC" merge $tmp/s1 $tmp/s3
+check "merge names every missing shard" \
+    refused "shards 1/3, 3/3 are missing" "$GELU_ACC" merge $tmp/s2
+check "merge refuses a shard given twice, naming both files" \
+    refused "shard 2/3 is given twice: $tmp/s2 and $tmp/s2" "$GELU_ACC" merge $tmp/s1 $tmp/s2 $tmp/s3 $tmp/s2
+check "merge refuses another domain, naming the file and the field" \
+    refused "$tmp/other_domain: not a shard of the same sweep as $tmp/s1: its domain is 'range:-4:4', not 'all'" "$GELU_ACC" merge $tmp/s1 $tmp/other_domain $tmp/s3
+check "merge refuses another oracle" \
+    refused "its oracle is 'mpfr', not 'fast'" "$GELU_ACC" merge $tmp/s1 $tmp/other_oracle $tmp/s3
+check "merge refuses another implementation" \
+    refused "its kernel is 'tanh', not 'erf'" "$GELU_ACC" merge $tmp/s1 $tmp/other_impl $tmp/s3
+check "merge refuses another number of shards" \
+    refused "cuts the domain in 3" "$GELU_ACC" merge $tmp/s1 $tmp/other_count $tmp/s3
+check "merge refuses a truncated file, naming it" \
+    refused "$tmp/cut: damaged or cut short" "$GELU_ACC" merge $tmp/s1 $tmp/s2 $tmp/cut
+check "merge refuses a file that is not a partial" \
+    refused "$tmp/text: not a partial file" "$GELU_ACC" merge $tmp/text
+check "sweep --shard without --partial is refused" \
+    refused "needs --partial" "$GELU_ACC" sweep --impl erf --format bfloat16 --shard 1/2
+check "sweep --shard 0/2 is refused (shards count from 1)" \
+    refused "1 <= K <= N" "$GELU_ACC" sweep --impl erf --format bfloat16 --shard 0/2 --partial $tmp/x
+check "sweep --max-failures with --shard is refused" \
+    refused "max-failures" "$GELU_ACC" sweep --impl erf --format bfloat16 --shard 1/2 --partial $tmp/x --max-failures 3
+
+# Checkpoints.  A float32 sweep of a few seconds on one thread (the stride is
+# made finer until the uninterrupted run takes 3 s, whatever the machine),
+# saved every second, killed once a checkpoint exists; the same command
+# resumes.
+ck_args() { echo --impl erf --format float32 --domain stride:$stride --threads 1 --json; }
+stride=1024
+while :; do
+    start=$(date +%s%N)
+    "$GELU_ACC" sweep $(ck_args) > "$tmp/uninterrupted"
+    [ $(( ($(date +%s%N) - start) / 1000000 )) -lt 3000 ] && [ $stride -gt 1 ] || break
+    stride=$((stride / 4))
+done
+echo "# checkpoint tests on stride:$stride"
+resume_after_kill() {
+    local pid status=0 waited=0
+    rm -f "$tmp/ck"
+    "$GELU_ACC" sweep $(ck_args) --checkpoint "$tmp/ck" --checkpoint-interval 1 > /dev/null &
+    pid=$!
+    while [ ! -e "$tmp/ck" ] && [ $waited -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
+    kill -KILL $pid 2>/dev/null
+    wait $pid || status=$?
+    if [ $status -ne 137 ]; then
+        echo "the sweep was not killed mid-way (exit status $status)"
+        return 1
+    fi
+    # the checkpoint is an unfinished shard 1/1: merge says so
+    if "$GELU_ACC" merge "$tmp/ck" > /dev/null 2> "$tmp/merge_err" \
+        || ! grep -q 'is unfinished' "$tmp/merge_err"; then
+        echo "the checkpoint is not an unfinished shard:"; cat "$tmp/merge_err"; return 1
+    fi
+    "$GELU_ACC" sweep $(ck_args) --checkpoint "$tmp/ck" --checkpoint-interval 1 \
+        > "$tmp/resumed" || return 1
+    cmp "$tmp/uninterrupted" "$tmp/resumed" || return 1
+    # and the finished checkpoint is the whole sweep as a partial
+    "$GELU_ACC" merge --json "$tmp/ck" > "$tmp/from_ck" && cmp "$tmp/uninterrupted" "$tmp/from_ck"
+}
+check "float32 sweep killed after a checkpoint, resumed: the bytes of an uninterrupted run" \
+    resume_after_kill
+check "a checkpoint of another command is refused, naming the field" \
+    refused "checkpoint $tmp/ck belongs to another command: its domain is 'stride:$stride', this command's 'stride:$((stride * 2))'" "$GELU_ACC" sweep --impl erf --format float32 --domain stride:$((stride * 2)) --checkpoint $tmp/ck
+check "a checkpoint of another shard is refused" \
+    refused "holds shard 1/1" "$GELU_ACC" sweep --impl erf --format float32 --domain stride:$stride --checkpoint $tmp/ck --shard 1/2 --partial $tmp/x
+check "a finished checkpoint run again, with other --threads and --csv: the sweep's result" \
+    bash -c "$GELU_ACC sweep --impl erf --format float32 --domain stride:$stride --threads 2 --csv --checkpoint $tmp/ck > $tmp/a && $GELU_ACC sweep --impl erf --format float32 --domain stride:$stride --csv > $tmp/b && cmp $tmp/a $tmp/b"
+check "--checkpoint-interval without --checkpoint is refused" \
+    refused "needs --checkpoint" "$GELU_ACC" sweep --impl erf --format bfloat16 --checkpoint-interval 5
+finish
