@@ -21,6 +21,9 @@
 #include <unistd.h>
 
 #include <gelu-acc/kernel.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* The two messages: the request and its echo.  No padding: every byte sent
  * is initialized. */
@@ -160,6 +163,12 @@ static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *
 
     contain_stdio();
     close_other_fds(sock);
+#ifdef _OPENMP
+    /* Our OpenMP pool's threads were not forked: a kernel that opens a
+     * parallel region with more than one thread (oneDNN, and libtorch
+     * through it) would wait for them forever.  Kernels run on one thread. */
+    omp_set_num_threads(1);
+#endif
     reset_signals();
     catch_guard_faults(w);
     /* A kernel that crashes on a range of inputs crashes once per batch and
