@@ -100,4 +100,7 @@ check "report: the committed index says float32 was measured on every input" \
 check "report: a malformed marker is refused, naming its line" \
     bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; mkdir $tmp/marked && printf 'x\\nfloat32 lots all\\n' > $tmp/marked/.gelu-acc-report &&
              expect_status 2 $GELU_ACC report --out $tmp/marked --formats float16 && stderr_has '.gelu-acc-report:2'"
+check "sweep and merge: --json and --csv together are refused (status 2)" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC sweep --impl erf --format bfloat16 --json --csv && stderr_has 'sweep: choose one of --json and --csv' &&
+             expect_status 2 $GELU_ACC merge --csv --json $tmp/none && stderr_has 'merge: choose one of --json and --csv'"
 finish

@@ -16,11 +16,11 @@ helpers="$(declare -f expect_status stderr_has); tmp=$tmp; plugins=$plugins"
 # 1. stdout: 2^24 inputs, 4096 kernel calls of prints; the report stays clean.
 check "a kernel's prints never reach sweep --json (stride:256), they go to stderr" \
     bash -c "$helpers; expect_status 0 $GELU_ACC sweep --kernel $plugins/printing.so:printing_gelu_f32 --format float32 --domain stride:256 --json &&
-             python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))[0]; assert r[\"count\"] == 2**24 and not r[\"failed\"]' $tmp/out &&
+             $PYTHON -c 'import json,sys; r = json.load(open(sys.argv[1]))[0]; assert r[\"count\"] == 2**24 and not r[\"failed\"]' $tmp/out &&
              ! grep -q 'a call of' $tmp/out && stderr_has 'printing_gelu_f32: a call of '"
 check "a kernel's prints never reach sweep --csv" \
     bash -c "$helpers; expect_status 0 $GELU_ACC sweep --kernel $plugins/printing.so:printing_gelu_f32 --format float32 --domain stride:4096 --csv &&
-             python3 -c 'import csv,sys; rows = list(csv.reader(open(sys.argv[1]))); assert len(rows) > 2 and all(len(r) == len(rows[0]) for r in rows), rows' $tmp/out &&
+             $PYTHON -c 'import csv,sys; rows = list(csv.reader(open(sys.argv[1]))); assert len(rows) > 2 and all(len(r) == len(rows[0]) for r in rows), rows' $tmp/out &&
              ! grep -q 'a call of' $tmp/out"
 
 # 1'. exit(): what gelu-acc printed before (PASS good, buffered in a pipe)
@@ -68,7 +68,7 @@ check "declared kernels load without a warning and measure" \
 if [ "$GELU_ACC_CXX_PLUGIN" = yes ]; then
     check "a kernel in C++ declared with GELU_ACC_KERNEL_F32 loads and measures" \
         bash -c "$helpers; expect_status 0 $GELU_ACC sweep --kernel $plugins/cxx_kernel.so:cxx_gelu_f32 --format float32 --domain stride:65536 --json &&
-                 [ ! -s $tmp/err ] && python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))[0]; assert r[\"count\"] == 65536 and r[\"max_ulp\"] <= 0.5' $tmp/out &&
+                 [ ! -s $tmp/err ] && $PYTHON -c 'import json,sys; r = json.load(open(sys.argv[1]))[0]; assert r[\"count\"] == 65536 and r[\"max_ulp\"] <= 0.5' $tmp/out &&
                  expect_status 2 $GELU_ACC sweep --kernel $plugins/cxx_kernel.so:cxx_gelu_f32 --format float16 && stderr_has 'declared float32'"
 else
     echo "ok $((tap_count += 1)) - # SKIP the C++ kernel: no C++ compiler at configure time"
@@ -90,7 +90,7 @@ check "a variable given as the kernel is a usage error (exit 2)" \
 
 # 6. Two failing regions far apart are two spans: one crashing input in
 # batch 0 (index 10) and one in batch 2 (index 9000), 3 batches of 4096.
-python3 - "$tmp/apart" <<'END'
+"$PYTHON" - "$tmp/apart" <<'END'
 import struct, sys
 def enc(v): return '0x%08x' % struct.unpack('<I', struct.pack('<f', v))[0]
 xs = [enc(1.0 + i * 2**-20) for i in range(3 * 4096)]
@@ -100,7 +100,7 @@ open(sys.argv[1], 'w').write('\n'.join(xs) + '\n')
 END
 check "two failing spans far apart are reported one by one, in text and JSON" \
     bash -c "$helpers; expect_status 1 $GELU_ACC sweep --kernel $plugins/crashing.so:crashing_gelu_f32 --format float32 --domain file:$tmp/apart --json &&
-             python3 -c '
+             $PYTHON -c '
 import json, sys
 f = json.load(open(sys.argv[1]))[0][\"failure\"]
 spans = [(s[\"first_input\"], s[\"last_input\"], s[\"batches\"]) for s in f[\"spans\"]]
@@ -112,7 +112,7 @@ assert f[\"batches\"] == 2 and f[\"inputs_not_measured\"] == 8192 and not f[\"st
 printf '0x3f800000\n0x40200000\n0x3fc00000\n0x40300000\n' > "$tmp/apart1"
 check "two failing spans within one batch are reported one by one" \
     bash -c "$helpers; expect_status 1 $GELU_ACC sweep --kernel $plugins/crashing.so:crashing_gelu_f32 --format float32 --domain file:$tmp/apart1 --json &&
-             python3 -c '
+             $PYTHON -c '
 import json, sys
 f = json.load(open(sys.argv[1]))[0][\"failure\"]
 spans = [(s[\"first_input\"], s[\"last_input\"], s[\"batches\"]) for s in f[\"spans\"]]
@@ -122,14 +122,7 @@ assert f[\"batches\"] == 1 and f[\"inputs_not_measured\"] == 4, f' $tmp/out"
 # 5. The failure cap: one crashing input in every third batch of 30; the
 # 4th failed batch is batch 9, so batches 0..8 less 0, 3, 6 are measured
 # (6 x 4096 inputs), whatever the thread count.
-python3 - "$tmp/every3" <<'END'
-import struct, sys
-def enc(v): return '0x%08x' % struct.unpack('<I', struct.pack('<f', v))[0]
-xs = [enc(1.0 + i * 2**-20) for i in range(30 * 4096)]
-for b in range(0, 30, 3):
-    xs[b * 4096 + 7] = enc(2.5)
-open(sys.argv[1], 'w').write('\n'.join(xs) + '\n')
-END
+write_crash_every_third "$tmp/every3"
 capped='
 import json, sys
 a, b = (json.load(open(p))[0] for p in sys.argv[1:])
@@ -141,7 +134,7 @@ assert f["inputs_not_measured"] == 24 * 4096, f["inputs_not_measured"]'
 check "--max-failures 4 stops at the 4th failed batch, the same for 1 and 3 threads" \
     bash -c "$helpers; expect_status 1 $GELU_ACC sweep --kernel $plugins/crashing.so:crashing_gelu_f32 --format float32 --domain file:$tmp/every3 --max-failures 4 --threads 1 --json &&
              mv $tmp/out $tmp/t1.json && expect_status 1 $GELU_ACC sweep --kernel $plugins/crashing.so:crashing_gelu_f32 --format float32 --domain file:$tmp/every3 --max-failures 4 --threads 3 --json &&
-             python3 -c '$capped' $tmp/t1.json $tmp/out"
+             $PYTHON -c '$capped' $tmp/t1.json $tmp/out"
 check "--max-failures takes a positive count" \
     bash -c "$helpers; for bad in 0 -1 1.5 x ''; do expect_status 2 $GELU_ACC sweep --impl erf --format bfloat16 --max-failures \"\$bad\" && stderr_has 'max-failures' || exit 1; done"
 

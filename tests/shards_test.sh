@@ -77,14 +77,7 @@ crash_capped() {
     cmp "$tmp/one" "$tmp/sliced"
 }
 if [ -d "$plugins" ]; then
-    "$PYTHON" - "$tmp/every3" <<'END'
-import struct, sys
-def enc(v): return '0x%08x' % struct.unpack('<I', struct.pack('<f', v))[0]
-xs = [enc(1.0 + i * 2**-20) for i in range(30 * 4096)]
-for b in range(0, 30, 3):
-    xs[b * 4096 + 7] = enc(2.5)
-open(sys.argv[1], 'w').write('\n'.join(xs) + '\n')
-END
+    write_crash_every_third "$tmp/every3"
     check "a crashing plugin kernel: 3 shards merged = one sweep (failing spans, exit status 1)" \
         crash_sharded
     check "--max-failures 4 with checkpoints every slice = one sweep" crash_capped

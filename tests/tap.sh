@@ -43,3 +43,17 @@ finish() {
     echo "1..$tap_count"
     [ "$tap_failed" -eq 0 ]
 }
+
+# write_crash_every_third FILE: 30 batches of 4096 float32 inputs (bits, one
+# per line) in which every third batch, from the first, holds 2.5 (the input
+# the crashing test plugin dies on): failing spans and the failure cap.
+write_crash_every_third() {
+    "$PYTHON" - "$1" <<'END'
+import struct, sys
+def enc(v): return '0x%08x' % struct.unpack('<I', struct.pack('<f', v))[0]
+xs = [enc(1.0 + i * 2**-20) for i in range(30 * 4096)]
+for b in range(0, 30, 3):
+    xs[b * 4096 + 7] = enc(2.5)
+open(sys.argv[1], 'w').write('\n'.join(xs) + '\n')
+END
+}

@@ -115,11 +115,8 @@ int ga_cmd_merge(int argc, char **argv)
         switch (opt) {
         case 'j':
         case 'c':
-            if (form != GA_CLI_TEXT) {
-                ga_cli_error("merge: choose one of --json and --csv");
+            if (ga_cli_choose_form("merge", opt, &form) != 0)
                 return GA_EXIT_USAGE;
-            }
-            form = opt == 'j' ? GA_CLI_JSON : GA_CLI_CSV;
             break;
         case 'h':
             fputs(help, stdout);

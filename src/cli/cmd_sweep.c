@@ -220,11 +220,8 @@ int ga_cmd_sweep(int argc, char **argv)
         case 'd': domain_spec = optarg; break;
         case 'j':
         case 'c':
-            if (form != GA_CLI_TEXT) {
-                ga_cli_error("sweep: choose one of --json and --csv");
+            if (ga_cli_choose_form("sweep", opt, &form) != 0)
                 return GA_EXIT_USAGE;
-            }
-            form = opt == 'j' ? GA_CLI_JSON : GA_CLI_CSV;
             break;
         case 'r':
             if (ga_cli_function(optarg, &rq.reference) != 0)

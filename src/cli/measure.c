@@ -19,6 +19,16 @@ int ga_cli_threads(const char *cmd, const char *arg, int *threads)
     return 0;
 }
 
+int ga_cli_choose_form(const char *cmd, int opt, enum ga_cli_form *form)
+{
+    if (*form != GA_CLI_TEXT) {
+        ga_cli_error("%s: choose one of --json and --csv", cmd);
+        return -1;
+    }
+    *form = opt == 'j' ? GA_CLI_JSON : GA_CLI_CSV;
+    return 0;
+}
+
 void ga_cli_warn_undeclared(const char *cmd, const struct ga_kernel *k,
                             const struct ga_format *f)
 {

@@ -8,6 +8,10 @@
 
 enum ga_cli_form { GA_CLI_TEXT, GA_CLI_JSON, GA_CLI_CSV };
 
+/* --json (opt 'j') or --csv (opt 'c') into *form, which starts as
+ * GA_CLI_TEXT: 0, or -1 and a message when the other one was given too. */
+int ga_cli_choose_form(const char *cmd, int opt, enum ga_cli_form *form);
+
 /* --threads N (decimal, 1 to 1024): 0, or -1 and a message. */
 int ga_cli_threads(const char *cmd, const char *arg, int *threads);
 
