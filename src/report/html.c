@@ -10,6 +10,7 @@
 #include "report/pictures.h"
 #include "report/report_file.h"
 #include "report/report_marker.h"
+#include "report/cast_section.h"
 #include "report/truth_convention.h"
 
 /* One style sheet for both pages: readable tables with numbers right-aligned
@@ -123,6 +124,7 @@ struct page {
     size_t n;
     const char *how;
     const struct ga_real_section *real;  /* NULL: no such section */
+    const struct ga_cast_result *cast;   /* NULL: no such section */
 };
 
 static void cell(FILE *out, const char *text, bool bad)
@@ -349,7 +351,7 @@ static const char highlight_note[] =
 static void real_section(FILE *out, const struct page *p)
 {
     const struct ga_real_section *rs = p->real;
-    struct page rp = { p->f, rs->r, rs->n, p->how, NULL };
+    struct page rp = { p->f, rs->r, rs->n, p->how, NULL, NULL };
     bool any_tanh = false;
 
     for (size_t i = 0; i < rs->n; i++)
@@ -479,6 +481,8 @@ static int write_page(FILE *out, const void *ctx)
     if (p->real != NULL)
         fputs("<!-- real libraries -->\n<li><a href=\"#real\">Real libraries</a></li>\n"
               "<!-- /real libraries -->\n", out);
+    if (p->cast != NULL)
+        fputs("<li><a href=\"#cast\">GELU fused with a cast</a></li>\n", out);
     fputs("</ol>\n</nav>\n", out);
 
     fputs("<h2 id=\"overview\">Overview</h2>\n", out);
@@ -538,6 +542,8 @@ static int write_page(FILE *out, const void *ctx)
     catalogue_table(out, p);
     if (p->real != NULL)
         real_section(out, p);
+    if (p->cast != NULL && ga_write_cast_html(out, p->cast) != 0)
+        return -1;
     fputs("</body>\n</html>\n", out);
     return ferror(out) ? -1 : 0;
 }
@@ -555,7 +561,17 @@ enum ga_io_status ga_write_html_page_real(const char *dir, const struct ga_forma
                                           const struct ga_real_section *rs,
                                           struct ga_io_error *err)
 {
-    struct page p = { f, r, n, how_generated, rs };
+    return ga_write_html_page_cast(dir, f, r, n, how_generated, rs, NULL, err);
+}
+
+enum ga_io_status ga_write_html_page_cast(const char *dir, const struct ga_format *f,
+                                          const struct ga_result *r, size_t n,
+                                          const char *how_generated,
+                                          const struct ga_real_section *rs,
+                                          const struct ga_cast_result *cast,
+                                          struct ga_io_error *err)
+{
+    struct page p = { f, r, n, how_generated, rs, cast };
     char name[64];
 
     snprintf(name, sizeof name, "%s.html", f->name);
