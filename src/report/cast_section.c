@@ -47,8 +47,9 @@ static void intro(FILE *out, const struct ga_cast_result *r)
             "(gelu-acc truth --format %s --input-format %s --overflow CONVENTION). "
             "%" PRIu64 " of the inputs have a GELU that rounds past the largest finite "
             "value, %s (+inf included): there saturation gives ±%s and NaN-on-overflow gives "
-            "NaN, in the truth and in the models' conversions alike. Everywhere else the "
-            "conventions agree.",
+            "NaN (an infinite GELU stays infinite where the format has infinities), in the "
+            "truth and in the models' conversions alike. Everywhere else the conventions "
+            "agree.",
             r->out->name, r->inputs, r->in->name, r->domain_spec, r->out->name, r->out->name,
             r->in->name, r->beyond, largest, largest);
 }
