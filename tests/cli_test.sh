@@ -33,6 +33,21 @@ check "small formats: gelu(1), overflow conventions" \
              [ \"\$($GELU_ACC truth --format float8_e5m2 1 | cut -d' ' -f2)\" = 0x3b ] &&
              [ \"\$($GELU_ACC truth --format float8_e4m3fn 1000 inf | cut -d' ' -f1 | tr '\n' ' ')\" = '0x7e 0x7e ' ] &&
              [ \"\$($GELU_ACC truth --format float8_e4m3fn --overflow nan 1000 | cut -d' ' -f1,2)\" = '0x7f 0x7f' ]"
+# GELU fused with a cast: bfloat16 1000 (0x447a) and 468 (0x43ea) are past
+# E4M3FN's threshold 464 (448 + half its ulp of 32); 464 (0x43e8) is the tie
+# that stays at 448, and gelu(464) < 464 anyway.
+check "cast: gelu of bfloat16 into float8_e4m3fn, saturated or NaN" \
+    bash -c "[ \"\$($GELU_ACC truth --format float8_e4m3fn --input-format bfloat16 1000 464 468 | cut -d' ' -f1,2 | tr '\n' ' ')\" = '0x447a 0x7e 0x43e8 0x7e 0x43ea 0x7e ' ] &&
+             [ \"\$($GELU_ACC truth --format float8_e4m3fn --input-format bfloat16 --overflow nan 1000 464 468 | cut -d' ' -f2 | tr '\n' ' ')\" = '0x7f 0x7e 0x7f ' ] &&
+             [ \$($GELU_ACC truth --format float8_e5m2 --input-format bfloat16 --all | wc -l) -eq 65536 ]"
+check "cast: the sweep tells saturation from NaN-on-overflow" \
+    bash -c "$GELU_ACC sweep --format float8_e4m3fn --input-format bfloat16 > $tmp/cast &&
+             grep -q '^| satfinite | \`erf_satfinite\` | 65536 |' $tmp/cast && grep -q '^| nan | \`erf_overflow_nan\` | 65536 |' $tmp/cast"
+check "cast: refused into a format without NaN, from a small format, with --impl" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC truth --format float6_e2m3 --input-format bfloat16 1 && stderr_has 'into float8_e4m3fn or float8_e5m2' &&
+             expect_status 2 $GELU_ACC sweep --format float8_e4m3fn --input-format float8_e5m2 && stderr_has 'got float8_e5m2 into float8_e4m3fn' &&
+             expect_status 2 $GELU_ACC sweep --format float8_e4m3fn --input-format bfloat16 --impl erf_satfinite && stderr_has 'takes only --format and --domain' &&
+             expect_status 2 $GELU_ACC sweep --format float8_e4m3fn --input-format float32 && stderr_has 'needs --domain'"
 check "small formats: --all answers every encoding" \
     bash -c "[ \$($GELU_ACC truth --format float8_e4m3fn --all | wc -l) -eq 256 ] && [ \$($GELU_ACC truth --format float4_e2m1 --all | wc -l) -eq 16 ]"
 check "small formats: nan refused where there is none, --overflow checked" \
@@ -44,8 +59,8 @@ check "list --formats: the small formats and their oracle" \
              grep -Eq '^float32 .* gelu,gelu_tanh$' $tmp/formats && [ \$(grep -c '^float' $tmp/formats) -eq 7 ] && grep -q '^bfloat16' $tmp/formats"
 check "small formats: a byte above a 6-bit format is refused with its index" \
     bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; printf '\\001\\100' > $tmp/six.raw && expect_status 2 $GELU_ACC grade --format float6_e2m3 --inputs $tmp/six.raw --outputs $tmp/six.raw && stderr_has 'element 1 is 0x40'"
-check "small formats: plugins refused with a clear message" \
-    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC sweep --kernel ./nowhere.so:k --format float8_e5m2 && stderr_has 'plugins take float32, float16 or bfloat16'"
+check "small formats: a missing plugin library, status 2 and why" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC sweep --kernel ./nowhere.so:k --format float8_e5m2 && stderr_has 'cannot load ./nowhere.so'"
 
 check "unknown format: status 2 and the name" \
     bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC truth --format bf16 1 && stderr_has \"unknown format 'bf16'\""

@@ -66,6 +66,40 @@ assert all(sum(g['count'] for g in r['regions'].values()) == 65536 for r in rows
 "
 done
 
+# The small formats: exhaustive (at most 256 encodings), no real library, so
+# every file of their pages is reproduced byte for byte on any machine.
+small="float8_e4m3fn float8_e5m2 float6_e2m3 float6_e3m2 float4_e2m1"
+check "small-format reports regenerate" \
+    "$GELU_ACC" report --out "$tmp/small" --formats "$(echo $small | tr ' ' ,)"
+for f in $small; do
+    for ext in md html csv json; do
+        check "$f.$ext matches the committed report" diff -u "$reports/$f.$ext" "$tmp/small/$f.$ext"
+    done
+    check "$f plots match the committed ones" \
+        bash -c "cd '$tmp/small/plots' && for svg in $f-*.svg; do cmp \"\$svg\" '$reports/plots/'\"\$svg\" || exit 1; done &&
+                 [ \$(ls $f-*.svg | wc -l) -eq \$(cd '$reports/plots' && ls $f-*.svg | wc -l) ]"
+    check "$f has no real-library files" test ! -e "$tmp/small/$f-real.csv" -a ! -e "$tmp/small/$f-real.json"
+done
+# Each page names its truth's overflow convention: the format's own.
+check "float8_e4m3fn.md names saturation" grep -q 'overflow convention satfinite' "$tmp/small/float8_e4m3fn.md"
+check "float8_e5m2.md names infinity" grep -q 'overflow convention infinity' "$tmp/small/float8_e5m2.md"
+check "float4_e2m1.html names saturation" grep -q 'overflow convention satfinite' "$tmp/small/float4_e2m1.html"
+check "the small-format tables cover every encoding" \
+    "$PYTHON" -c "
+import json
+for f, bits in [('float8_e4m3fn', 8), ('float8_e5m2', 8), ('float6_e2m3', 6), ('float6_e3m2', 6), ('float4_e2m1', 4)]:
+    rows = json.load(open('$tmp/small/%s.json' % f))
+    assert rows and all(r['count'] == 2**bits and r['domain'] == 'all' for r in rows), f
+    assert all(sum(g['count'] for g in r['regions'].values()) == 2**bits for r in rows), f
+"
+# A report of some formats keeps the others in the index, in the report's order.
+check "the index lists the 16-bit pages and the small ones, in order" \
+    bash -c "grep -o 'href=\"[a-z0-9_]*\.html\"' '$tmp/small/index.html' | uniq | tr '\n' ' ' |
+             grep -q 'facts.html\" href=\"float8_e4m3fn.html\" href=\"float8_e5m2.html\" href=\"float6_e2m3.html\" href=\"float6_e3m2.html\" href=\"float4_e2m1.html\"'"
+check "index.html of the committed reports lists every format in the report's order" \
+    bash -c "[ \"\$(grep -o 'href=\"[a-z0-9_]*\.html\"' '$reports/index.html' | uniq | sed 's/href=\"//; s/\.html\"//' | tr '\n' ,)\" = \
+               facts,bfloat16,float16,float32,float8_e4m3fn,float8_e5m2,float6_e2m3,float6_e3m2,float4_e2m1, ]"
+
 # The committed float32 report is exhaustive (2^32 inputs, about 90 min to
 # regenerate with the real libraries), so it is checked on a sample: every
 # 65536th encoding plus the worst input of every row.  A sample can only do as

@@ -14,6 +14,10 @@
  *   element touched).  The arrays are aligned to their element size only.
  * - float16 and bfloat16 values travel as their 16-bit encodings
  *   (IEEE binary16; bfloat16 = the top half of a float32), in host order.
+ * - The small formats (float8_e4m3fn, float8_e5m2, float6_e2m3,
+ *   float6_e3m2, float4_e2m1) travel one encoding per byte, right-aligned:
+ *   the bits above a 6- or 4-bit format are 0 in every input, and must be 0
+ *   in every output (an output with them set fails the measurement).
  * - The kernel may be called concurrently from several threads and processes,
  *   on disjoint arrays.  It must keep no state between calls: the result for
  *   in[i] depends on in[i] alone, never on the batch around it nor on i.
@@ -31,7 +35,7 @@
  *   start threads of its own.
  *
  * Declare each kernel with its format: GELU_ACC_KERNEL_F32(symbol) (and
- * _F16, _BF16) declares the function with its type, C linkage and default
+ * _F16, _BF16, _F8E4M3FN, _F8E5M2, _F6E2M3, _F6E3M2, _F4E2M1) declares the function with its type, C linkage and default
  * visibility, so that the compiler checks the signature, and exports a
  * companion string that tells gelu-acc the format, so that a kernel loaded
  * for another format is refused instead of measured (it would read and write
@@ -81,6 +85,20 @@ typedef void gelu_acc_kernel_f16(const uint16_t *in, uint16_t *out, size_t n);
  * 16 bits of the float32 with the same value. */
 typedef void gelu_acc_kernel_bf16(const uint16_t *in, uint16_t *out, size_t n);
 
+/* The small formats, one encoding per byte (OCP OFP8 v1.0 and OCP MX v1.0):
+ * float8_e4m3fn: sign, 4 exponent bits (bias 7), 3 fraction bits; no
+ *   infinity, NaN only S.1111.111 (0x7f, 0xff); largest 448.
+ * float8_e5m2: sign, 5 exponent bits (bias 15), 2 fraction bits; IEEE-like
+ *   infinities and NaNs; largest 57344.
+ * float6_e2m3 (bias 1, largest 7.5), float6_e3m2 (bias 3, largest 28) and
+ *   float4_e2m1 (bias 1, largest 6): every encoding a finite number, in the
+ *   low 6 or 4 bits of the byte. */
+typedef void gelu_acc_kernel_f8e4m3fn(const uint8_t *in, uint8_t *out, size_t n);
+typedef void gelu_acc_kernel_f8e5m2(const uint8_t *in, uint8_t *out, size_t n);
+typedef void gelu_acc_kernel_f6e2m3(const uint8_t *in, uint8_t *out, size_t n);
+typedef void gelu_acc_kernel_f6e3m2(const uint8_t *in, uint8_t *out, size_t n);
+typedef void gelu_acc_kernel_f4e2m1(const uint8_t *in, uint8_t *out, size_t n);
+
 #ifdef __cplusplus
 }
 #endif
@@ -98,7 +116,7 @@ typedef void gelu_acc_kernel_bf16(const uint16_t *in, uint16_t *out, size_t n);
 
 /* Typed declarations: GELU_ACC_KERNEL_F32(symbol); at file scope, before
  * the definition.  The companion is the string "float32" (or "float16",
- * "bfloat16") named GELU_ACC_KERNEL_FORMAT_PREFIX followed by the symbol. */
+ * "bfloat16", or a small format's name) named GELU_ACC_KERNEL_FORMAT_PREFIX followed by the symbol. */
 #define GELU_ACC_KERNEL_FORMAT_PREFIX "gelu_acc_kernel_format_"
 #define GELU_ACC_KERNEL_FORMAT_SIZE 16
 
@@ -114,5 +132,15 @@ typedef void gelu_acc_kernel_bf16(const uint16_t *in, uint16_t *out, size_t n);
     GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_f16, "float16")
 #define GELU_ACC_KERNEL_BF16(symbol) \
     GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_bf16, "bfloat16")
+#define GELU_ACC_KERNEL_F8E4M3FN(symbol) \
+    GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_f8e4m3fn, "float8_e4m3fn")
+#define GELU_ACC_KERNEL_F8E5M2(symbol) \
+    GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_f8e5m2, "float8_e5m2")
+#define GELU_ACC_KERNEL_F6E2M3(symbol) \
+    GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_f6e2m3, "float6_e2m3")
+#define GELU_ACC_KERNEL_F6E3M2(symbol) \
+    GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_f6e3m2, "float6_e3m2")
+#define GELU_ACC_KERNEL_F4E2M1(symbol) \
+    GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_f4e2m1, "float4_e2m1")
 
 #endif

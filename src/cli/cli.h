@@ -36,4 +36,9 @@ int ga_cmd_check(int argc, char **argv);
 int ga_cmd_facts(int argc, char **argv);
 int ga_cmd_merge(int argc, char **argv);
 
+/* gelu-acc sweep --format FORMAT --input-format WIDE [--domain D]: GELU
+ * fused with a cast (sweep_cast.c).  Returns a GA_EXIT_* status. */
+int ga_cli_sweep_cast(const struct ga_format *out, const char *input_format,
+                      const char *domain_spec);
+
 #endif

@@ -10,6 +10,7 @@
 
 #include "cli/measure.h"
 #include "report/facts.h"
+#include "report/cast_section.h"
 #include "report/html.h"
 #include "report/pictures.h"
 #include "report/plan.h"
@@ -24,19 +25,22 @@ static const char help[] =
     "                       [--real-float32-domain D] [--real-outputs MANIFEST]...\n"
     "                       [--oracle fast|mpfr] [--threads N] [--force]\n"
     "\n"
-    "Measures every catalogue implementation of each format (default:\n"
-    "bfloat16,float16,float32) against exact GELU, and the tanh-form ones also\n"
-    "against the tanh formula, and writes DIR/FORMAT.md, .csv, .json and .html,\n"
-    "plots in DIR/plots/, DIR/facts.md and .html (gelu-acc facts), and\n"
-    "DIR/index.html.  The real libraries that run here\n"
-    "(gelu-acc list) are measured the same way: a section of each page, and\n"
-    "DIR/FORMAT-real.csv and .json.  16-bit formats are exhaustive; float32 uses\n"
-    "--float32-domain (default stride:4096), and for the real libraries\n"
-    "--real-float32-domain (default: the same).  --real-outputs adds the rows of\n"
-    "real libraries run elsewhere (make real-onnxruntime writes such a manifest\n"
-    "for ONNX Runtime), graded from their outputs files on their own inputs.\n"
-    "DIR is created if missing; an existing DIR that gelu-acc did not write is\n"
-    "refused unless --force, and so is replacing exhaustive float32 tables in DIR\n"
+    "Measures every catalogue implementation of each format (default: bfloat16,\n"
+    "float16, float32 and the small formats float8_e4m3fn, float8_e5m2,\n"
+    "float6_e2m3, float6_e3m2, float4_e2m1) against exact GELU, and the tanh-form\n"
+    "ones also against the tanh formula, and writes DIR/FORMAT.md, .csv, .json\n"
+    "and .html, plots in DIR/plots/, DIR/facts.md and .html (gelu-acc facts), and\n"
+    "DIR/index.html.  The real libraries that run here (gelu-acc list) are\n"
+    "measured the same way in the wide formats: a section of each page, and\n"
+    "DIR/FORMAT-real.csv and .json.  Formats of 16 bits or fewer are exhaustive\n"
+    "(a small format's page also states its truth's overflow convention);\n"
+    "float32 uses --float32-domain (default stride:4096), and for the real\n"
+    "libraries --real-float32-domain (default: the same).  --real-outputs adds\n"
+    "the rows of real libraries run elsewhere (make real-onnxruntime writes such\n"
+    "a manifest for ONNX Runtime), graded from their outputs files on their own\n"
+    "inputs.  DIR is created if missing; an existing DIR that gelu-acc did not\n"
+    "write is refused unless --force, and so is replacing exhaustive float32\n"
+    "tables in DIR "
     "with a sample.\n";
 
 /* --real-outputs manifests, at most this many. */
@@ -48,12 +52,47 @@ struct page {
     size_t count;
     const char *how;
     const struct ga_real_section *real;
+    const struct ga_cast_result *cast;  /* float8 pages: GELU fused with a cast */
 };
 
 static int write_md(FILE *out, const void *ctx)
 {
     const struct page *p = ctx;
-    return ga_write_markdown_page(out, p->format, p->results, p->count, p->how, p->real);
+    if (ga_write_markdown_page(out, p->format, p->results, p->count, p->how, p->real) != 0)
+        return -1;
+    if (p->cast)
+        fputc('\n', out);
+    return p->cast ? ga_write_cast_markdown(out, p->cast) : 0;
+}
+
+/* The input format of the float8 pages' fused-cast section, on every
+ * encoding: the one FP8 epilogues most often read. */
+#define CAST_INPUT GA_BFLOAT16
+
+/* That section of f's page into *r (allocated), or NULL where f has none. */
+static int measure_cast(const struct ga_format *f, struct ga_cast_result **r)
+{
+    struct ga_domain d;
+    char err[256], hex[16];
+    ga_bits undecided = 0;
+    int status;
+
+    *r = NULL;
+    if (!ga_cast_output_allowed(f))
+        return GA_EXIT_OK;
+    if (!(*r = malloc(sizeof **r))
+        || ga_domain_parse(&d, "all", ga_format_get(CAST_INPUT), err, sizeof err) != 0) {
+        ga_cli_error("report: out of memory");
+        return GA_EXIT_INTERNAL;
+    }
+    status = ga_cast_sweep(&d, f, *r, &undecided);
+    ga_domain_free(&d);
+    if (status == GA_CAST_UNDECIDED) {
+        ga_format_bits(ga_format_get(CAST_INPUT), undecided, hex);
+        ga_cli_error("report: the oracle reached its %d-bit cap on input %s (cast into %s)",
+                     GA_ZIV_MAX_PRECISION, hex, f->name);
+    }
+    return status == GA_CAST_OK ? GA_EXIT_OK : GA_EXIT_INTERNAL;
 }
 
 /* FORMAT-real.csv and .json: the real libraries' figures alone, so that the
@@ -278,6 +317,7 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     struct ga_measurement *m = calloc(max + 1, sizeof *m);
     struct ga_result *results = calloc(max + outside + 1, sizeof *results);
     struct outside_text *text = calloc(outside + 1, sizeof *text);
+    struct ga_cast_result *cast = NULL;
     struct ga_report_real rr;
     struct ga_domain domain, real_domain;
     bool separate = strcmp(domain_spec, real_spec) != 0;
@@ -321,6 +361,8 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
         if (ga_result_from_measurement(&results[i], &m[i], i < n ? &domain : &real_domain,
                                        base->oracle, NULL) != 0)
             status = GA_EXIT_INTERNAL;
+    if (status == GA_EXIT_OK)
+        status = measure_cast(f, &cast);
     /* Measured here, then graded from files: after this, nreal counts both. */
     if (status == GA_EXIT_OK) {
         size_t rows = n + nreal;
@@ -328,13 +370,16 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
         nreal = rows - n;
     }
     if (status == GA_EXIT_OK) {
+        /* No real library computes a small format: their pages have no
+         * such section, and so do not depend on the machine. */
         struct ga_real_section real = { results + n, nreal, rr.machine, rr.not_measured };
-        struct page page = { f, results, n, how, &real };
+        struct page page = { f, results, n, how, ga_is_small_format(f) ? NULL : &real, cast };
+        size_t nfiles = ga_is_small_format(f) ? 3 : 5;
         static const struct { const char *ext; ga_report_writer writer; } files[] = {
             { "md", write_md }, { "csv", write_csv }, { "json", write_json },
             { "csv", write_real_csv }, { "json", write_real_json },
         };
-        for (size_t k = 0; k < sizeof files / sizeof files[0] && status == GA_EXIT_OK; k++) {
+        for (size_t k = 0; k < nfiles && status == GA_EXIT_OK; k++) {
             snprintf(name, sizeof name, "%s%s.%s", f->name, k >= 3 ? "-real" : "",
                      files[k].ext);
             if (ga_write_report_file(dir, name, true, files[k].writer, &page, &io) != GA_IO_OK) {
@@ -345,7 +390,8 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
         /* The plots first: the page shows them (models only). */
         if (status == GA_EXIT_OK
             && (ga_write_pictures(dir, f, results, n, &io) != GA_IO_OK
-                || ga_write_html_page_real(dir, f, results, n, how, &real, &io) != GA_IO_OK)) {
+                || ga_write_html_page_cast(dir, f, results, n, how, page.real, cast, &io)
+                       != GA_IO_OK)) {
             ga_cli_error("report: %s", io.message);
             status = GA_EXIT_USAGE;
         }
@@ -365,6 +411,7 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     free(m);
     free(results);
     free(text);
+    free(cast);
     return status;
 }
 
@@ -493,7 +540,7 @@ int ga_cmd_report(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *dir = NULL, *formats = "bfloat16,float16,float32", *f32_domain = "stride:4096",
+    const char *dir = NULL, *formats = GA_REPORT_FORMATS, *f32_domain = "stride:4096",
                *real_f32_domain = NULL;
     struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST };
     bool force = false;

@@ -20,6 +20,8 @@ static const char help[] =
     "                      [--oracle fast|mpfr] [--threads N] [--timeout SECONDS]\n"
     "                      [--max-failures K] [--shard K/N --partial FILE]\n"
     "                      [--checkpoint FILE [--checkpoint-interval SECONDS]]\n"
+    "       gelu-acc sweep --format float8_e4m3fn|float8_e5m2 --input-format WIDE\n"
+    "                      [--domain D]\n"
     "\n"
     "Measures an implementation of the catalogue ('gelu-acc list'), or a kernel\n"
     "of the C ABI in <gelu-acc/kernel.h> from a shared library, against the\n"
@@ -41,6 +43,11 @@ static const char help[] =
     "--checkpoint FILE saves the state to FILE every --checkpoint-interval seconds\n"
     "(default 10) and at the end; the same command run again resumes from it and\n"
     "prints the same bytes.  A checkpoint of another command is refused.\n"
+    "--input-format WIDE measures GELU fused with a cast: every encoding of WIDE\n"
+    "(bfloat16, float16; float32 needs --domain) through float32 GELU converted\n"
+    "once into the float8 FORMAT (models erf_satfinite, erf_overflow_nan,\n"
+    "erf_truncate) against the truth of the cast under each overflow convention\n"
+    "(MPFR); prints the table the report's float8 pages show.\n"
     "Numbers and domain fields: README, \"Numbers, domains and bits files\";\n"
     "shards: README, \"Shards, merge and checkpoints\".\n"
     "Exit status: 0 measured (or the partial file written), 1 the kernel failed,\n"
@@ -173,6 +180,7 @@ int ga_cmd_sweep(int argc, char **argv)
         { "timeout", required_argument, NULL, 'T' },
         { "max-failures", required_argument, NULL, 'm' },
         { "format", required_argument, NULL, 'f' },
+        { "input-format", required_argument, NULL, 'W' },
         { "reference", required_argument, NULL, 'r' },
         { "domain", required_argument, NULL, 'd' },
         { "oracle", required_argument, NULL, 'o' },
@@ -196,7 +204,7 @@ int ga_cmd_sweep(int argc, char **argv)
     const struct ga_format *f;
     struct ga_result *result;
     struct share_request sr = { .shard = 1, .shards = 1, .interval_s = 10 };
-    const char *interval = NULL;
+    const char *interval = NULL, *input_format = NULL;
     char *plugin_spec = NULL;
     int opt, status;
 
@@ -217,6 +225,7 @@ int ga_cmd_sweep(int argc, char **argv)
             }
             break;
         case 'f': format_name = optarg; break;
+        case 'W': input_format = optarg; break;
         case 'd': domain_spec = optarg; break;
         case 'j':
         case 'c':
@@ -281,6 +290,16 @@ int ga_cmd_sweep(int argc, char **argv)
     }
     if (!(f = ga_cli_format(format_name)))
         return GA_EXIT_USAGE;
+    if (input_format) {  /* every fused model, every convention: nothing else to choose */
+        if (impl_name || kernel || sr.partial || sr.checkpoint || form != GA_CLI_TEXT
+            || rq.reference != GA_GELU) {
+            ga_cli_error("sweep: --input-format measures the fused GELU + cast models against "
+                         "exact GELU and prints their table: it takes only --format and "
+                         "--domain");
+            return GA_EXIT_USAGE;
+        }
+        return ga_cli_sweep_cast(f, input_format, domain_spec);
+    }
     if (!impl_name == !kernel) {
         ga_cli_error("sweep: give one of --impl NAME (see 'gelu-acc list') and --kernel LIB.so:SYMBOL");
         return GA_EXIT_USAGE;

@@ -8,10 +8,11 @@
 #include "formats/parse_value.h"
 #include "io/bits_file.h"
 #include "report/number_text.h"
+#include "sweep/cast_sweep.h"
 
 static const char help[] =
     "usage: gelu-acc truth --format FORMAT [--function FUNCTION] [--oracle fast|mpfr]\n"
-    "                      [--overflow infinity|satfinite|nan]\n"
+    "                      [--overflow infinity|satfinite|nan] [--input-format WIDE]\n"
     "                      (VALUE... | --all | --bits --input FILE) [-- VALUE...]\n"
     "\n"
     "Prints, for each input, the input encoding, the correctly rounded (to nearest,\n"
@@ -24,14 +25,20 @@ static const char help[] =
     "                 FORMAT has one), satfinite (the largest finite: the default\n"
     "                 elsewhere), nan (where FORMAT has a NaN).  GELU of an encoding never\n"
     "                 overflows, so the results are the same under every convention\n"
+    "  --input-format GELU fused with a cast: the inputs are WIDE encodings (bfloat16,\n"
+    "                 float16, float32; VALUEs rounded to WIDE), the result is rounded\n"
+    "                 into the float8 FORMAT under --overflow, where gelu(1000) gives\n"
+    "                 448 (satfinite) or NaN (nan) in float8_e4m3fn; gelu only, MPFR\n"
     "  --             ends the options: what follows are values\n"
-    "  --all          every encoding of a format of 16 bits or fewer, in encoding order\n"
+    "  --all          every encoding of a format of 16 bits or fewer (the input\n"
+    "                 format), in encoding order\n"
     "  --bits         read encodings, one hexadecimal encoding per line, from --input\n"
     "  --input FILE   the file of encodings ('-' for standard input)\n"
     "  --exact        add a column with the exact value (17 digits, or M*2^E when tiny)\n";
 
 struct truth_options {
     const struct ga_format *format;
+    const struct ga_format *input_format;  /* NULL: FORMAT; else a cast into FORMAT */
     enum ga_function function;
     enum ga_oracle oracle;
     enum ga_overflow overflow;
@@ -43,7 +50,9 @@ struct truth_options {
 static int collect_inputs(const struct truth_options *o, char **values, int nvalues,
                           ga_bits **inputs, size_t *count)
 {
-    const struct ga_format *f = o->format;
+    const struct ga_format *f = o->input_format ? o->input_format : o->format;
+    /* a VALUE is rounded into the input format, under its own convention */
+    enum ga_overflow overflow = o->input_format ? ga_default_overflow(f) : o->overflow;
     char err[512];
 
     if (o->all + o->bits + (nvalues > 0) != 1) {
@@ -73,7 +82,7 @@ static int collect_inputs(const struct truth_options *o, char **values, int nval
         return -1;
     }
     for (size_t i = 0; i < *count; i++) {
-        int parsed = o->all ? 0 : ga_parse_value_overflow(f, values[i], o->overflow, &(*inputs)[i]);
+        int parsed = o->all ? 0 : ga_parse_value_overflow(f, values[i], overflow, &(*inputs)[i]);
         if (o->all)
             (*inputs)[i] = (ga_bits)i;
         if (parsed == -2) {
@@ -93,9 +102,18 @@ static int collect_inputs(const struct truth_options *o, char **values, int nval
     return 0;
 }
 
+/* The truth of one input: of the function in FORMAT, or of the cast. */
+static int truth_of(const struct truth_options *o, ga_bits x, struct ga_truth *t)
+{
+    if (o->input_format)
+        return ga_truth_cast(o->input_format, x, o->format, o->overflow, t);
+    return ga_truth(o->oracle, o->function, o->format, x, t);
+}
+
 static int print_truths(const struct truth_options *o, const ga_bits *inputs, size_t n)
 {
     const struct ga_format *f = o->format;
+    const struct ga_format *in = o->input_format ? o->input_format : f;
     struct ga_truth *truths = malloc(n * sizeof *truths + 1);
     int digits = ga_cli_digits(f);
     long undecided = -1;
@@ -106,23 +124,23 @@ static int print_truths(const struct truth_options *o, const ga_bits *inputs, si
     }
     #pragma omp parallel for schedule(dynamic, 64)
     for (size_t i = 0; i < n; i++)
-        if (ga_truth(o->oracle, o->function, f, inputs[i], &truths[i]) != GA_TRUTH_OK) {
+        if (truth_of(o, inputs[i], &truths[i]) != GA_TRUTH_OK) {
             #pragma omp critical
             if (undecided < 0 || (long)i < undecided)
                 undecided = (long)i;
         }
     if (undecided >= 0) {
         char hex[16];
-        ga_format_bits(f, inputs[undecided], hex);
+        ga_format_bits(in, inputs[undecided], hex);
         ga_cli_error("truth: the oracle reached its %d-bit cap on input %s", GA_ZIV_MAX_PRECISION, hex);
         free(truths);
         return GA_EXIT_INTERNAL;
     }
     for (size_t i = 0; i < n; i++) {
         char in_hex[16], out_hex[16];
-        ga_format_bits(f, inputs[i], in_hex);
+        ga_format_bits(in, inputs[i], in_hex);
         ga_format_bits(f, truths[i].rounded, out_hex);
-        printf("%s %s %.*g %.*g", in_hex, out_hex, digits, ga_decode(f, inputs[i]),
+        printf("%s %s %.*g %.*g", in_hex, out_hex, ga_cli_digits(in), ga_decode(in, inputs[i]),
                digits, ga_decode(f, truths[i].rounded));
         if (o->exact) {
             char exact[GA_TEXT_LEN];
@@ -136,9 +154,9 @@ static int print_truths(const struct truth_options *o, const ga_bits *inputs, si
 
 int ga_cmd_truth(int argc, char **argv)
 {
-    struct truth_options o = { NULL, GA_GELU, GA_ORACLE_FAST, GA_OVERFLOW_INFINITY, false,
+    struct truth_options o = { NULL, NULL, GA_GELU, GA_ORACLE_FAST, GA_OVERFLOW_INFINITY, false,
                                false, false, false, NULL };
-    const char *format_name = NULL;
+    const char *format_name = NULL, *input_format_name = NULL;
     char **values = malloc((size_t)argc * sizeof *values);
     int nvalues = 0, status;
     ga_bits *inputs;
@@ -156,7 +174,7 @@ int ga_cmd_truth(int argc, char **argv)
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes_value = strcmp(a, "--format") == 0 || strcmp(a, "--function") == 0
                         || strcmp(a, "--oracle") == 0 || strcmp(a, "--input") == 0
-                        || strcmp(a, "--overflow") == 0;
+                        || strcmp(a, "--overflow") == 0 || strcmp(a, "--input-format") == 0;
 
         if (takes_value && !next) {
             ga_cli_error("truth: %s needs a value", a);
@@ -178,6 +196,8 @@ int ga_cmd_truth(int argc, char **argv)
         } else if (strcmp(a, "--oracle") == 0) {
             if (ga_cli_oracle(argv[++i], &o.oracle) != 0)
                 goto usage;
+        } else if (strcmp(a, "--input-format") == 0) {
+            input_format_name = argv[++i];
         } else if (strcmp(a, "--input") == 0) {
             o.input = argv[++i];
         } else if (strcmp(a, "--overflow") == 0) {
@@ -210,6 +230,17 @@ int ga_cmd_truth(int argc, char **argv)
                      ga_overflow_name(o.overflow),
                      o.overflow == GA_OVERFLOW_NAN ? "a NaN" : "an infinity", o.format->name);
         goto usage;
+    }
+    if (input_format_name) {
+        if (!(o.input_format = ga_cli_format(input_format_name)))
+            goto usage;
+        if (ga_is_small_format(o.input_format) || !ga_cast_output_allowed(o.format)
+            || o.function != GA_GELU) {
+            ga_cli_error("truth: --input-format casts gelu of a wide format (bfloat16, float16, "
+                         "float32) into float8_e4m3fn or float8_e5m2; got %s into %s, function %s",
+                         o.input_format->name, o.format->name, ga_function_name(o.function));
+            goto usage;
+        }
     }
     if (collect_inputs(&o, values, nvalues, &inputs, &count) != 0)
         goto usage;

@@ -4,6 +4,7 @@
 #ifndef GA_CATALOGUE_INTERNAL_H
 #define GA_CATALOGUE_INTERNAL_H
 
+#include "impls/cast.h"
 #include <stdint.h>
 
 #include "formats/format.h"
@@ -34,12 +35,7 @@ float ga_gelu_sigmoid_native(const struct ga_format *f, float x);
 float ga_gelu_quick_native(const struct ga_format *f, float x);
 
 /* The small formats (gelu_small.c): float32 erf GELU of x, an encoding of
- * f, converted once to f. */
-enum ga_small_conversion {
-    GA_SMALL_SATFINITE,     /* to nearest even, saturating (infinities too) */
-    GA_SMALL_OVERFLOW_NAN,  /* to nearest even, NaN beyond the largest finite */
-    GA_SMALL_TRUNCATE,      /* toward zero */
-};
+ * f, converted once to f (ga_gelu_erf_cast from f to f, impls/cast.h). */
 ga_bits ga_gelu_erf_small(const struct ga_format *f, ga_bits x, enum ga_small_conversion how);
 
 /* The shipped tables of lut_small (gelu_lut_small_data.c): one entry per

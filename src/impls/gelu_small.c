@@ -31,11 +31,21 @@
 
 ga_bits ga_gelu_erf_small(const struct ga_format *f, ga_bits x, enum ga_small_conversion how)
 {
-    float y = ga_gelu_erf_f32((float)ga_decode(f, x));
+    return ga_gelu_erf_cast(f, x, f, how);
+}
+
+/* A wider input (bfloat16, float16, float32) is exactly a float too; its
+ * GELU can exceed the small format's largest finite, and there the
+ * conversions part: satfinite gives the largest finite, overflow_nan NaN
+ * (an infinite y stays infinite in E5M2), truncation the largest finite. */
+ga_bits ga_gelu_erf_cast(const struct ga_format *in, ga_bits x, const struct ga_format *out,
+                         enum ga_small_conversion how)
+{
+    float y = ga_gelu_erf_f32((float)ga_decode(in, x));
 
     switch (how) {
-    case GA_SMALL_SATFINITE: return ga_encode_overflow(f, y, GA_OVERFLOW_SATFINITE);
-    case GA_SMALL_OVERFLOW_NAN: return ga_encode_overflow(f, y, GA_OVERFLOW_NAN);
-    default: return ga_encode_toward_zero(f, y);
+    case GA_SMALL_SATFINITE: return ga_encode_overflow(out, y, GA_OVERFLOW_SATFINITE);
+    case GA_SMALL_OVERFLOW_NAN: return ga_encode_overflow(out, y, GA_OVERFLOW_NAN);
+    default: return ga_encode_toward_zero(out, y);
     }
 }

@@ -119,7 +119,7 @@ static struct ga_worker *take_worker(struct ga_plugin *p, char *why, size_t why_
     pthread_mutex_unlock(&p->lock);
     if (w != NULL)
         return w;
-    return ga_worker_start(p->kernel, (size_t)p->format->bits / 8,
+    return ga_worker_start(p->kernel, (size_t)ga_storage_bytes(p->format),
                            p->opt.max_call + POSITION_SAMPLE, why, why_size);
 }
 
@@ -141,10 +141,14 @@ static void put_inputs(const struct ga_plugin *p, struct ga_worker *w, size_t to
 {
     if (p->format->bits == 32) {
         memcpy((uint32_t *)ga_worker_in(w, total) + at, in, count * sizeof *in);
-    } else {
+    } else if (ga_storage_bytes(p->format) == 2) {
         uint16_t *dst = (uint16_t *)ga_worker_in(w, total) + at;
         for (size_t i = 0; i < count; i++)
             dst[i] = (uint16_t)in[i];
+    } else {
+        uint8_t *dst = (uint8_t *)ga_worker_in(w, total) + at;
+        for (size_t i = 0; i < count; i++)
+            dst[i] = (uint8_t)in[i];
     }
 }
 
@@ -153,8 +157,12 @@ static void get_outputs(const struct ga_plugin *p, const struct ga_worker *w, si
 {
     if (p->format->bits == 32) {
         memcpy(out, (const uint32_t *)ga_worker_out(w, total) + at, count * sizeof *out);
-    } else {
+    } else if (ga_storage_bytes(p->format) == 2) {
         const uint16_t *src = (const uint16_t *)ga_worker_out(w, total) + at;
+        for (size_t i = 0; i < count; i++)
+            out[i] = src[i];
+    } else {
+        const uint8_t *src = (const uint8_t *)ga_worker_out(w, total) + at;
         for (size_t i = 0; i < count; i++)
             out[i] = src[i];
     }
@@ -374,6 +382,25 @@ static int compare_sample(const struct ga_plugin *p, const struct position_sampl
     return 0;
 }
 
+/* A 6- or 4-bit format's outputs leave the bits above its width 0: an
+ * output with them set is no encoding (kernel.h).  0, or -1 with failure. */
+static int check_encodings(const struct ga_plugin *p, const ga_bits *in, const ga_bits *out,
+                           size_t start, size_t m, struct ga_run_failure *failure)
+{
+    for (size_t i = start; i < start + m; i++) {
+        char hx[16];
+        if (ga_fits(p->format, out[i]))
+            continue;
+        ga_format_bits(p->format, in[i], hx);
+        snprintf(failure->what, sizeof failure->what, "broke the contract: its output for "
+                 "input %s is 0x%02x, not a %s encoding (bits above the low %d set)", hx,
+                 (unsigned)out[i], p->format->name, p->format->bits);
+        failure->first = failure->last = i;
+        return -1;
+    }
+    return 0;
+}
+
 /* For one batch in 16: the last input alone.  0, or -1 with failure. */
 static int check_alone(struct ga_plugin *p, struct ga_worker **w, struct position_sample *ps,
                        const ga_bits *in, const ga_bits *out, size_t n,
@@ -443,6 +470,10 @@ static int plugin_run(const struct ga_impl *impl, const struct ga_format *f,
         }
         get_outputs(p, w, m + extra, 0, out + start, m);
         get_outputs(p, w, m + extra, m, ps.y, extra);
+        if (check_encodings(p, in, out, start, m, failure) != 0) {
+            give_worker(p, w);
+            return -1;
+        }
         if (extra && compare_sample(p, &ps, in, out, n, extra, m, m + extra, failure) != 0) {
             give_worker(p, w);
             return -1;
@@ -511,10 +542,6 @@ enum ga_io_status ga_plugin_open(const char *spec, const struct ga_format *f,
     enum ga_io_status st;
 
     *out = NULL;
-    if (ga_is_small_format(f))  /* <gelu-acc/kernel.h> has no byte-array kernels yet */
-        return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': plugins take float32, float16 "
-                          "or bfloat16, not %s (grade a kernel's %s outputs with 'gelu-acc "
-                          "grade')", spec, f->name, f->name);
     st = ga_plugin_parse_spec(spec, &path, &symbol, err);
     if (st != GA_IO_OK)
         return st;

@@ -186,9 +186,12 @@ static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *
         if (w->element_size == 4)
             ((gelu_acc_kernel_f32 *)kernel)(ga_worker_in(w, rq.count),
                                             ga_worker_out(w, rq.count), (size_t)rq.count);
-        else
+        else if (w->element_size == 2)
             ((gelu_acc_kernel_f16 *)kernel)(ga_worker_in(w, rq.count),
                                             ga_worker_out(w, rq.count), (size_t)rq.count);
+        else
+            ((gelu_acc_kernel_f8e4m3fn *)kernel)(ga_worker_in(w, rq.count),
+                                                 ga_worker_out(w, rq.count), (size_t)rq.count);
         alarm(0);
         if (send(sock, &rq, sizeof rq, MSG_NOSIGNAL) != (ssize_t)sizeof rq)
             _exit(3);

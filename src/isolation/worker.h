@@ -41,8 +41,9 @@ struct ga_worker {
     struct ga_worker *next; /* free for the owner's lists */
 };
 
-/* Kernels are called as gelu_acc_kernel_f32 when element_size is 4 and as
- * gelu_acc_kernel_f16/_bf16 (same type) when it is 2. */
+/* Kernels are called as gelu_acc_kernel_f32 when element_size is 4, as
+ * gelu_acc_kernel_f16/_bf16 (same type) when it is 2, and as a small
+ * format's byte kernel (all of the same type) when it is 1. */
 typedef void ga_any_kernel(void);
 
 enum ga_worker_result {

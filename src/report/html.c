@@ -10,6 +10,8 @@
 #include "report/pictures.h"
 #include "report/report_file.h"
 #include "report/report_marker.h"
+#include "report/cast_section.h"
+#include "report/truth_convention.h"
 
 /* One style sheet for both pages: readable tables with numbers right-aligned
  * in tabular figures, failures on a red ground. */
@@ -122,6 +124,7 @@ struct page {
     size_t n;
     const char *how;
     const struct ga_real_section *real;  /* NULL: no such section */
+    const struct ga_cast_result *cast;   /* NULL: no such section */
 };
 
 static void cell(FILE *out, const char *text, bool bad)
@@ -348,7 +351,7 @@ static const char highlight_note[] =
 static void real_section(FILE *out, const struct page *p)
 {
     const struct ga_real_section *rs = p->real;
-    struct page rp = { p->f, rs->r, rs->n, p->how, NULL };
+    struct page rp = { p->f, rs->r, rs->n, p->how, NULL, NULL };
     bool any_tanh = false;
 
     for (size_t i = 0; i < rs->n; i++)
@@ -426,6 +429,7 @@ static int write_page(FILE *out, const void *ctx)
     const struct page *p = ctx;
     const struct ga_format *f = p->f;
     char title[128], path[GA_PICTURE_PATH_LEN], key[GA_PICTURE_PATH_LEN], c1[GA_TEXT_LEN];
+    char convention[1024];
     bool any_tanh = false;
 
     for (size_t i = 0; i < p->n; i++)
@@ -477,6 +481,8 @@ static int write_page(FILE *out, const void *ctx)
     if (p->real != NULL)
         fputs("<!-- real libraries -->\n<li><a href=\"#real\">Real libraries</a></li>\n"
               "<!-- /real libraries -->\n", out);
+    if (p->cast != NULL)
+        fputs("<li><a href=\"#cast\">GELU fused with a cast</a></li>\n", out);
     fputs("</ol>\n</nav>\n", out);
 
     fputs("<h2 id=\"overview\">Overview</h2>\n", out);
@@ -487,6 +493,12 @@ static int write_page(FILE *out, const void *ctx)
 
     fprintf(out, "<h2 id=\"exact\">Against exact GELU</h2>\n<p><code>gelu(x) = x·Φ(x)</code>, "
                  "correctly rounded to %s.</p>\n", f->name);
+    ga_truth_convention_text(f, convention, sizeof convention);
+    if (convention[0]) {
+        fputs("<p>", out);
+        put(out, convention);
+        fputs("</p>\n", out);
+    }
     summary_table(out, p, GA_GELU, GA_REGION_ALL);
     fputs(highlight_note, out);
     if (any_tanh) {
@@ -530,6 +542,8 @@ static int write_page(FILE *out, const void *ctx)
     catalogue_table(out, p);
     if (p->real != NULL)
         real_section(out, p);
+    if (p->cast != NULL && ga_write_cast_html(out, p->cast) != 0)
+        return -1;
     fputs("</body>\n</html>\n", out);
     return ferror(out) ? -1 : 0;
 }
@@ -547,7 +561,17 @@ enum ga_io_status ga_write_html_page_real(const char *dir, const struct ga_forma
                                           const struct ga_real_section *rs,
                                           struct ga_io_error *err)
 {
-    struct page p = { f, r, n, how_generated, rs };
+    return ga_write_html_page_cast(dir, f, r, n, how_generated, rs, NULL, err);
+}
+
+enum ga_io_status ga_write_html_page_cast(const char *dir, const struct ga_format *f,
+                                          const struct ga_result *r, size_t n,
+                                          const char *how_generated,
+                                          const struct ga_real_section *rs,
+                                          const struct ga_cast_result *cast,
+                                          struct ga_io_error *err)
+{
+    struct page p = { f, r, n, how_generated, rs, cast };
     char name[64];
 
     snprintf(name, sizeof name, "%s.html", f->name);
@@ -671,6 +695,14 @@ static int write_index(FILE *out, const void *ctx)
     return ferror(out) ? -1 : 0;
 }
 
+/* The index's order: bfloat16, float16, float32, then the small formats as
+ * the format table lists them. */
+static enum ga_format_id index_order(size_t rank)
+{
+    return rank < GA_FIRST_SMALL_FORMAT ? (enum ga_format_id)(GA_FIRST_SMALL_FORMAT - 1 - rank)
+                                        : (enum ga_format_id)rank;
+}
+
 enum ga_io_status ga_write_html_index(const char *dir, const struct ga_format *const *formats,
                                       size_t nformats, const struct ga_report_marker *measured,
                                       struct ga_io_error *err)
@@ -678,22 +710,15 @@ enum ga_io_status ga_write_html_index(const char *dir, const struct ga_format *c
     struct index ix = { .dir = dir, .measured = measured };
     char page[64];
 
-    /* The formats given, then any other whose page is already there (a
-     * report of one format keeps the others listed). */
-    for (size_t i = 0; i < nformats; i++) {
-        bool seen = false;
-        for (size_t j = 0; j < ix.n; j++)
-            seen |= ix.list[j] == formats[i];
-        if (!seen && ix.n < GA_FORMAT_COUNT)
-            ix.list[ix.n++] = formats[i];
-    }
-    for (int id = 0; id < GA_FORMAT_COUNT; id++) {
-        const struct ga_format *f = ga_format_get((enum ga_format_id)id);
-        bool seen = false;
-        for (size_t j = 0; j < ix.n; j++)
-            seen |= ix.list[j] == f;
+    /* Every format given or whose page is already there (a report of one
+     * format keeps the others listed), in the report's order. */
+    for (size_t rank = 0; rank < GA_FORMAT_COUNT; rank++) {
+        const struct ga_format *f = ga_format_get(index_order(rank));
+        bool given = false;
+        for (size_t i = 0; i < nformats; i++)
+            given |= formats[i] == f;
         snprintf(page, sizeof page, "%s.html", f->name);
-        if (!seen && exists(dir, page))
+        if (given || exists(dir, page))
             ix.list[ix.n++] = f;
     }
     return ga_write_report_file(dir, "index.html", true, write_index, &ix, err);

@@ -28,6 +28,16 @@ enum ga_io_status ga_write_html_page_real(const char *dir, const struct ga_forma
                                           const struct ga_real_section *rs,
                                           struct ga_io_error *err);
 
+/* The same with the section on GELU fused with a cast from a wider format
+ * (cast NULL: none), for the float8 pages. */
+struct ga_cast_result;
+enum ga_io_status ga_write_html_page_cast(const char *dir, const struct ga_format *f,
+                                          const struct ga_result *r, size_t n,
+                                          const char *how_generated,
+                                          const struct ga_real_section *rs,
+                                          const struct ga_cast_result *cast,
+                                          struct ga_io_error *err);
+
 /* Write DIR/index.html: a short guide, and for each format given (then for
  * any other format whose page is in DIR) the inputs its tables measured (from
  * *measured, which may be NULL: then "as the page states"), a link to its

@@ -47,6 +47,8 @@ size_t ga_report_plan_real(const struct ga_format *f, struct ga_measurement *m,
     size_t n = 0;
 
     memset(rr, 0, sizeof *rr);
+    if (ga_is_small_format(f))
+        return 0;
     rr->kernels = calloc(ga_real_count(), sizeof *rr->kernels);
     ga_real_cpu(model, sizeof model, isa, sizeof isa);
     for (size_t i = 0; i < ga_real_count(); i++) {

@@ -10,6 +10,11 @@
 #include "real/real.h"
 #include "sweep/sweep.h"
 
+/* The formats of a report, in the order of its index: the wide ones, then
+ * the small ones (exhaustive, a few hundred encodings each). */
+#define GA_REPORT_FORMATS \
+    "bfloat16,float16,float32,float8_e4m3fn,float8_e5m2,float6_e2m3,float6_e3m2,float4_e2m1"
+
 /* The most measurements ga_report_plan writes for any format. */
 size_t ga_report_plan_max(void);
 
@@ -28,7 +33,8 @@ struct ga_report_real {
 /* The most measurements ga_report_plan_real writes. */
 size_t ga_report_plan_real_max(void);
 
-/* Open every real implementation that runs here in f, fill m (which holds
+/* Open every real implementation that runs here in f (none for the small
+ * formats, which no real library computes: 0 and an empty *rr), fill m (which holds
  * ga_report_plan_real_max() entries) and *rr; return the count.  Those
  * that cannot run (module not built, library refuses f) are listed in
  * rr->not_measured.  Close with ga_report_real_close. */

@@ -43,7 +43,15 @@ static int left_tail_vanishes(mpfr_srcptr x)
 
 int ga_gelu_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *out)
 {
-    double xd = ga_decode(f, bits);
+    return ga_truth_cast(f, bits, f, ga_default_overflow(f), out);
+}
+
+/* The input is decoded from in; only the final rounding (into f, under o)
+ * depends on the output format, so the error bound below holds for both. */
+int ga_truth_cast(const struct ga_format *in, ga_bits bits, const struct ga_format *f,
+                  enum ga_overflow o, struct ga_truth *out)
+{
+    double xd = ga_decode(in, bits);
     /* (3.2 x^2 + 3.2) u <= 2^(2 + ceil(log2(x^2 + 2))) u */
     long amplification = 2 + ga_ceil_log2(xd * xd + 2);
     struct ga_mpfr_range saved;
@@ -51,7 +59,7 @@ int ga_gelu_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *out)
     int status = GA_TRUTH_UNDECIDED;
     mpfr_t x, z, r;
 
-    if (ga_truth_special(f, bits, out))
+    if (ga_truth_special_cast(in, bits, f, o, out))
         return GA_TRUTH_OK;
 
     saved = ga_mpfr_widen_range();
@@ -78,7 +86,7 @@ int ga_gelu_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *out)
         }
         mpfr_mul(r, r, x, MPFR_RNDN);
         mpfr_div_2ui(r, r, 1, MPFR_RNDN);
-        if (k >= 53 && ga_ziv_decide(f, r, k, xd / 2, xd > 0 ? xd : 0.0, out)) {
+        if (k >= 53 && ga_ziv_decide_overflow(f, o, r, k, xd / 2, xd > 0 ? xd : 0.0, out)) {
             out->exact = ga_exact_from_mpfr(r);
             status = GA_TRUTH_OK;
             break;

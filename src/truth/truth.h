@@ -52,6 +52,14 @@ enum ga_oracle { GA_ORACLE_FAST, GA_ORACLE_MPFR };
 int ga_truth_mpfr(enum ga_function fn, const struct ga_format *f, ga_bits x,
                   struct ga_truth *out);
 
+/* GELU fused with a cast: x, an encoding of format in (a wider one),
+ * correctly rounded into out under overflow convention o (which out must
+ * allow), by the MPFR oracle.  Special inputs as above, mapped onto out:
+ * +inf gives +inf, the largest finite or NaN as o says.  Returns a
+ * ga_truth_status. */
+int ga_truth_cast(const struct ga_format *in, ga_bits x, const struct ga_format *out,
+                  enum ga_overflow o, struct ga_truth *t);
+
 /* The oracle a sweep uses: fast with MPFR fallback, or MPFR only.  The
  * derivatives have no fast oracle: MPFR answers them whatever `oracle` says. */
 int ga_truth(enum ga_oracle oracle, enum ga_function fn, const struct ga_format *f,

@@ -7,6 +7,12 @@
 int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, double lower, double upper,
                   struct ga_truth *out)
 {
+    return ga_ziv_decide_overflow(f, ga_default_overflow(f), v, k, lower, upper, out);
+}
+
+int ga_ziv_decide_overflow(const struct ga_format *f, enum ga_overflow o, mpfr_srcptr v, long k,
+                           double lower, double upper, struct ga_truth *out)
+{
     mpfr_prec_t prec = mpfr_get_prec(v) + 2;
     mpfr_t radius, lo, hi;
     ga_bits a, b;
@@ -19,9 +25,25 @@ int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, double lower
     mpfr_abs(radius, radius, MPFR_RNDN);
     mpfr_sub(lo, v, radius, MPFR_RNDD);      /* outward: lo <= v - r */
     mpfr_add(hi, v, radius, MPFR_RNDU);      /* hi >= v + r */
-    a = ga_round_mpfr(f, lo);
-    b = ga_round_mpfr(f, hi);
-    if (a == b) {
+    /* The true value lies strictly inside (lower, upper): where the interval
+     * reaches a bound, its end moves one unit (at prec > p + 2 bits) inside
+     * it.  No rounding boundary of f lies strictly between the bound and that
+     * neighbour, so the reals between them round as the neighbour does.  This
+     * decides values just below a tie that rounds up, such as gelu(464) in
+     * float8_e4m3fn, where 464 itself would overflow to NaN. */
+    if (mpfr_cmp_d(hi, upper) >= 0) {
+        mpfr_set_d(hi, upper, MPFR_RNDN);    /* exact: prec >= 53 */
+        mpfr_nextbelow(hi);
+    }
+    if (mpfr_cmp_d(lo, lower) <= 0) {
+        mpfr_set_d(lo, lower, MPFR_RNDN);
+        mpfr_nextabove(lo);
+    }
+    a = ga_round_mpfr_overflow(f, lo, o);
+    b = ga_round_mpfr_overflow(f, hi, o);
+    if (a == b && ga_is_nan(f, a)) {  /* both ends overflow to NaN: beyond the largest */
+        direction = mpfr_sgn(v) > 0 ? -1 : 1;
+    } else if (a == b) {
         double value = ga_decode(f, a);  /* exact; +-inf beyond the format */
         direction = mpfr_cmp_d(lo, value) > 0 || value <= lower ? 1
                   : mpfr_cmp_d(hi, value) < 0 || value >= upper ? -1 : 0;
@@ -70,12 +92,19 @@ struct ga_exact ga_exact_from_mpfr(mpfr_srcptr v)
 
 int ga_truth_special(const struct ga_format *f, ga_bits x, struct ga_truth *out)
 {
-    double xd = ga_decode(f, x);
+    return ga_truth_special_cast(f, x, f, ga_default_overflow(f), out);
+}
+
+int ga_truth_special_cast(const struct ga_format *in, ga_bits x, const struct ga_format *out_f,
+                          enum ga_overflow o, struct ga_truth *out)
+{
+    double xd = ga_decode(in, x);
 
     if (!(isnan(xd) || isinf(xd) || xd == 0))
         return 0;
-    out->rounded = isnan(xd) ? ga_quiet_nan(f)
-                 : isinf(xd) ? (xd > 0 ? x : ga_zero(f, true)) : x;
+    out->rounded = isnan(xd) ? ga_quiet_nan(out_f)
+                 : isinf(xd) ? (xd > 0 ? ga_encode_overflow(out_f, xd, o) : ga_zero(out_f, true))
+                 : ga_zero(out_f, signbit(xd) != 0);
     out->exact.mant = isinf(xd) && xd < 0 ? -0.0 : xd;
     out->exact.exp = 0;
     out->direction = 0;  /* each result is exact (the limit, for -inf) */

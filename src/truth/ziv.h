@@ -20,6 +20,12 @@
  * with Q far below 2^-4096, and x/2 when it is representable. */
 int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, double lower, double upper,
                   struct ga_truth *out);
+/* The same with an overflow convention that f allows.  A result that
+ * overflows to NaN (or to infinity) stands beyond the largest finite value:
+ * its direction is that of an infinity of the result's sign (-1 for a
+ * positive value). */
+int ga_ziv_decide_overflow(const struct ga_format *f, enum ga_overflow o, mpfr_srcptr v, long k,
+                           double lower, double upper, struct ga_truth *out);
 
 /* The same decision from an absolute bound: the true value is known to lie
  * within err (> 0) of v.  The bound becomes a relative one through v's own
@@ -37,6 +43,11 @@ struct ga_exact ga_exact_from_mpfr(mpfr_srcptr v);
  * f(+inf) = +inf, f(-inf) = -0, f(+-0) = +-0.  Returns 1 when x is one of
  * them (and fills *out), 0 otherwise. */
 int ga_truth_special(const struct ga_format *f, ga_bits x, struct ga_truth *out);
+/* The same for an input x of format in whose result is rounded into out
+ * under convention o: +inf gives what o makes of an infinity (+inf,
+ * the largest finite, or NaN), the other results their value in out. */
+int ga_truth_special_cast(const struct ga_format *in, ga_bits x, const struct ga_format *out_f,
+                          enum ga_overflow o, struct ga_truth *out);
 
 /* A truth for a result known to be far below every format's smallest
  * subnormal (|f(x)| < 2^GA_EXACT_EXP_MIN): a zero of the given sign. */
