@@ -46,7 +46,7 @@ static const char *plugin_dir;
 
 static ga_bits float_bits(float v)
 {
-    ga_bits b;
+    uint32_t b;
     memcpy(&b, &v, sizeof b);
     return b;
 }
@@ -411,8 +411,9 @@ static void test_regressed_one_ulp(void **state)
 
 static bool crashes(ga_bits x)   /* crashing.c: x in [2, 3) */
 {
+    uint32_t b = (uint32_t)x;
     float v;
-    memcpy(&v, &x, sizeof v);
+    memcpy(&v, &b, sizeof v);
     return v >= 2.0f && v < 3.0f;
 }
 
