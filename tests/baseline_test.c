@@ -195,7 +195,7 @@ static void test_refusals(void **state)
     refused("[k]\nkernel = erf\ndomain = range:1:2e\nformat = bfloat16\n[j]\n", 3,
             "B '2e' is not a number");
     refused(HEAD "reference = gelu2\n", 4, "unknown reference");
-    refused("[k]\nkernel = erf\nformat = float64\n", 3, "unknown format 'float64'");
+    refused("[k]\nkernel = erf\nformat = float128\n", 3, "unknown format 'float128'");
     refused("kernel = erf\n", 1, "before the first section");
     refused("[k\nkernel = erf\n", 1, "expected a section header");
     refused("[k]x\nkernel = erf\n", 1, "expected a section header");

@@ -75,9 +75,9 @@ static void test_format(void **state)
     assert_ptr_equal(ga_cli_format("bfloat16"), bf16);
     assert_string_equal(capture_end(&c), "");
     capture_start(&c, 2);
-    assert_null(ga_cli_format("float64"));
+    assert_null(ga_cli_format("float128"));
     const char *msg = capture_end(&c);
-    assert_true(starts_with(msg, "gelu-acc: unknown format 'float64' (known: "));
+    assert_true(starts_with(msg, "gelu-acc: unknown format 'float128' (known: "));
     assert_non_null(strstr(msg, "bfloat16"));
     assert_int_equal(msg[strlen(msg) - 1], '\n');
     capture_start(&c, 2);
@@ -177,6 +177,12 @@ static bool digits_suffice(const struct ga_format *f, int digits)
         if (!ga_same_encoding(f, ga_encode(f, strtod(buf, NULL)), (ga_bits)x))
             return false;
     }
+    if (f->bits == 64)   /* [1, 2): 2^-52 steps, 1 + 2^-52 first */
+        for (ga_bits x = 0x3ff0000000000001u; x < 0x4000000000000000u; x += 0x9e3779b97f4au) {
+            snprintf(buf, sizeof buf, "%.*g", digits, ga_decode(f, x));
+            if (ga_encode(f, strtod(buf, NULL)) != x)
+                return false;
+        }
     if (f->bits == 32)   /* [8, 16): 2^-20 steps, denser than 10^-7 of 9.x */
         for (ga_bits x = 0x41000000; x < 0x41800000; x += 97) {
             snprintf(buf, sizeof buf, "%.*g", digits, ga_decode(f, x));
@@ -189,7 +195,8 @@ static bool digits_suffice(const struct ga_format *f, int digits)
 static void test_digits(void **state)
 {
     (void)state;
-    /* ceil(1 + p log10 2) for p = 24, 11, 8 */
+    /* ceil(1 + p log10 2) for p = 24, 11, 8, 53 */
+    assert_int_equal(ga_cli_digits(ga_format_get(GA_FLOAT64)), 17);
     assert_int_equal(ga_cli_digits(f32), 9);
     assert_int_equal(ga_cli_digits(f16), 5);
     assert_int_equal(ga_cli_digits(bf16), 4);

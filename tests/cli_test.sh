@@ -56,7 +56,7 @@ check "small formats: nan refused where there is none, --overflow checked" \
              expect_status 2 $GELU_ACC truth --format float8_e4m3fn --overflow infinity 1 && stderr_has 'needs an infinity'"
 check "list --formats: the small formats and their oracle" \
     bash -c "$GELU_ACC list --formats > $tmp/formats && grep -Eq '^float8_e4m3fn +8 +1 +4 +-6 +8 +7 +448 .*satfinite \\(or nan\\) +none \\(MPFR\\)$' $tmp/formats &&
-             grep -Eq '^float32 .* gelu,gelu_tanh$' $tmp/formats && [ \$(grep -c '^float' $tmp/formats) -eq 7 ] && grep -q '^bfloat16' $tmp/formats"
+             grep -Eq '^float32 .* gelu,gelu_tanh$' $tmp/formats && [ \$(grep -c '^float' $tmp/formats) -eq 8 ] && grep -Eq '^float64 +64 +8 +53 +-1022 +1023 +1023 .* none \\(MPFR\\)$' $tmp/formats && grep -q '^bfloat16' $tmp/formats"
 check "small formats: a byte above a 6-bit format is refused with its index" \
     bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; printf '\\001\\100' > $tmp/six.raw && expect_status 2 $GELU_ACC grade --format float6_e2m3 --inputs $tmp/six.raw --outputs $tmp/six.raw && stderr_has 'element 1 is 0x40'"
 check "small formats: a missing plugin library, status 2 and why" \

@@ -111,7 +111,7 @@ static void test_range(void **state)
     parse_fails("range:x:1", f16, "A 'x' is not a number");
     parse_fails("range:nan:1", f16, "A is NaN");
     parse_fails("range:1", f16, "expected range:A:B");
-    parse_fails("range:1:2:3", f16, "is not a number");
+    parse_fails("range:1:2:x", f16, "N 'x' is not a decimal whole number");
 }
 
 static void test_stride(void **state)

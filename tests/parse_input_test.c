@@ -192,7 +192,7 @@ static void test_domains(void **state)
     domain_refused(bf16, "range:1:0b101", "B '0b101' is not a number (at character 2");
     domain_refused(bf16, "range:nan:1", "A is NaN");
     domain_refused(bf16, "range:1", "expected range:A:B");
-    domain_refused(bf16, "range:1:2:3", "B '2:3' is not a number");
+    domain_refused(bf16, "range:1:2:3:4", "N '3:4' is not a decimal whole number");
     domain_refused(bf16, "all ", "unknown domain");
     domain_refused(bf16, "file:", "expected file:PATH");
     domain_refused(bf16, "file:/nonexistent/x", "cannot open");

@@ -820,7 +820,11 @@ static void test_batch_shortcuts(void **state)
              * some regions; their batch equals one by one above) */
             struct ga_summary a = summary(one, GA_REGION_ALL);
             assert_true(a.count == N);
-            if (round < 2 && ga_is_small_format(f)) {
+            if (round < 2 && f->id == GA_FLOAT64) {
+                /* its truths carry no bits beyond its own 53: no output
+                 * is faithful without being correctly rounded */
+                assert_true(a.nan > 0 && a.not_nan > 0);
+            } else if (round < 2 && ga_is_small_format(f)) {
                 assert_true(a.nan > 0 || !ga_has_nan(f));
             } else if (round < 2) {
                 assert_true(ga_stats_ulp_bin_count(one, GA_REGION_RIGHT, 0) > 0);

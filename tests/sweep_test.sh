@@ -16,4 +16,16 @@ check "range domain visits every encoding in [A, B]" \
     bash -c "[ \"\$($GELU_ACC sweep --impl erfc --format bfloat16 --domain range:-1:1 --json | $PYTHON -c 'import json,sys; print(json.load(sys.stdin)[0][\"count\"])')\" = $(( 2 * (0x3f80 + 1) )) ]"
 check "a file domain counts its lines" \
     bash -c "printf '0x3c00\n0xbc00\n0x0000\n' > $tmp/in && [ \"\$($GELU_ACC sweep --impl erfc --format float16 --domain file:$tmp/in --json | $PYTHON -c 'import json,sys; print(json.load(sys.stdin)[0][\"count\"])')\" = 3 ]"
+check "float64 random sample: 1 thread = 2 threads" \
+    bash -c "$(declare -f sweep); GELU_ACC=$GELU_ACC; sweep --impl erfc_f64 --format float64 --domain random:20000:3,range:-40:10:20000 --threads 1 > $tmp/a && sweep --impl erfc_f64 --format float64 --domain random:20000:3,range:-40:10:20000 --threads 2 > $tmp/b && cmp $tmp/a $tmp/b"
+for d in all stride:4096; do
+    check "float64 refuses the exhaustive domain $d (exit status 2, says why)" \
+        bash -c "$GELU_ACC sweep --impl erf_f64 --format float64 --domain $d 2> $tmp/err; [ \$? = 2 ] && grep -q '2^64 encodings' $tmp/err"
+done
+check "float64 refuses range:A:B beyond 2^32 encodings without :N (exit status 2)" \
+    bash -c "$GELU_ACC sweep --impl erf_f64 --format float64 --domain range:-40:10 2> $tmp/err; [ \$? = 2 ] && grep -q 'add :N' $tmp/err"
+check "float64 refuses --partial (exit status 2)" \
+    bash -c "$GELU_ACC sweep --impl erf_f64 --format float64 --domain random:10 --partial $tmp/p 2> $tmp/err; [ \$? = 2 ] && grep -q 'at most 32 bits' $tmp/err && [ ! -e $tmp/p ]"
+check "float64 truth: decimal and hex-float name the same input; gelu(-40) = -0 (|gelu(-40)| < 2^-1098)" \
+    bash -c "$GELU_ACC truth --format float64 -- 1 0x1p0 -40 > $tmp/t && [ \"\$(sed -n 1p $tmp/t)\" = \"\$(sed -n 2p $tmp/t)\" ] && [ \"\$(sed -n 3p $tmp/t | cut -d' ' -f1,2)\" = '0xc044000000000000 0x8000000000000000' ]"
 finish

@@ -9,6 +9,7 @@
  * GELU_ACC_TEST_SCALE (default 1) multiplies the float32 sample sizes: the
  * default compares about 3.4e5 float32 inputs with MPFR (7 s), 3 about 10^6
  * (16 s). */
+#include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,7 +33,7 @@ static unsigned long mpfr_checked;  /* float32 inputs compared with MPFR */
 
 static ga_bits float_bits(float v)
 {
-    ga_bits b;
+    uint32_t b;
     memcpy(&b, &v, sizeof b);
     return b;
 }
@@ -372,7 +373,7 @@ static void test_float32_near_boundaries(void **state)
             fallbacks += !ga_truth_fast_only(fn, f32, c[k].x, &t);
             check_agree(fn, f32, c[k].x);
         }
-        printf("# %s: nearest margin %.3g bounds (x = 0x%08x), %zu of %zu scanned fall back\n",
+        printf("# %s: nearest margin %.3g bounds (x = 0x%08" PRIx64 "), %zu of %zu scanned fall back\n",
                ga_function_name(fn), c[0].margin, c[0].x, fallbacks, scan);
     }
     free(c);

@@ -366,7 +366,7 @@ void ga_baseline_free(struct ga_baseline *b)
 static void write_bounds(FILE *out, const struct ga_format *f, const char *prefix,
                          const struct ga_summary *s, bool whole)
 {
-    char hex[16], value[GA_TEXT_LEN];
+    char hex[GA_BITS_TEXT_LEN], value[GA_TEXT_LEN];
 
     if (s->max_ulp.has) {
         ga_format_bits(f, s->max_ulp.x, hex);
@@ -383,7 +383,7 @@ static void write_bounds(FILE *out, const struct ga_format *f, const char *prefi
     if (!s->faithful_interval.exists) {
         fprintf(out, "faithful_interval = none\n");
     } else {
-        char lo[16] = "-inf", hi[16] = "inf", interval[GA_INTERVAL_LEN];
+        char lo[GA_BITS_TEXT_LEN] = "-inf", hi[GA_BITS_TEXT_LEN] = "inf", interval[GA_INTERVAL_LEN];
         if (s->faithful_interval.has_lo)
             ga_format_bits(f, s->faithful_interval.lo, lo);
         if (s->faithful_interval.has_hi)

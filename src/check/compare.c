@@ -8,7 +8,7 @@
 static void name_input(FILE *out, const struct ga_format *f, const char *label,
                        const struct ga_point *p)
 {
-    char hx[16], hy[16], x[GA_TEXT_LEN], y[GA_TEXT_LEN], v[GA_TEXT_LEN];
+    char hx[GA_BITS_TEXT_LEN], hy[GA_BITS_TEXT_LEN], x[GA_TEXT_LEN], y[GA_TEXT_LEN], v[GA_TEXT_LEN];
 
     if (!p->has) {
         fputc('\n', out);

@@ -68,7 +68,7 @@ static int measure(const char *path, const char *baseline_dir, const struct ga_b
 static void print_failure(const struct ga_baseline_entry *e, const struct ga_result *r)
 {
     for (size_t k = 0; k < r->span_count; k++) {
-        char lo[16], hi[16];
+        char lo[GA_BITS_TEXT_LEN], hi[GA_BITS_TEXT_LEN];
         ga_format_bits(e->format, r->spans[k].first, lo);
         ga_format_bits(e->format, r->spans[k].last, hi);
         printf("FAIL %s: the kernel %s on inputs %s..%s (%llu batch%s)\n", e->name,

@@ -37,7 +37,7 @@ static void print_text(const struct ga_facts *k)
         const struct ga_format *fmt = ga_format_get((enum ga_format_id)f);
         printf("  %-9s", fmt->name);
         for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
-            char hex[16];
+            char hex[GA_BITS_TEXT_LEN];
             if (!k->has_zero_from[f][fn]) {
                 printf("  %s: none", ga_function_name((enum ga_function)fn));
                 continue;
@@ -69,7 +69,7 @@ static void print_json(const struct ga_facts *k)
         const struct ga_format *fmt = ga_format_get((enum ga_format_id)f);
         printf("%s\n    \"%s\": {", f ? "," : "", fmt->name);
         for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
-            char hex[16];
+            char hex[GA_BITS_TEXT_LEN];
             printf("%s\"%s\": ", fn ? ", " : "", ga_function_name((enum ga_function)fn));
             if (!k->has_zero_from[f][fn]) {
                 printf("null");

@@ -20,9 +20,15 @@
 #include "report/result.h"
 #include "sweep/graded.h"
 
+/* The float64 report's sample: 10^7 random encodings (random sign, exponent
+ * and fraction, seed 1), then 10^7 of [-40, 10] on a fixed stride in value
+ * order (about every 925 000th encoding). */
+#define GA_REPORT_FLOAT64_DOMAIN "random:10000000:1,range:-40:10:10000000"
+
 static const char help[] =
     "usage: gelu-acc report --out DIR [--formats LIST] [--float32-domain D]\n"
-    "                       [--real-float32-domain D] [--real-outputs MANIFEST]...\n"
+    "                       [--real-float32-domain D] [--float64-domain D]\n"
+    "                       [--real-outputs MANIFEST]...\n"
     "                       [--oracle fast|mpfr] [--threads N] [--force]\n"
     "\n"
     "Measures every catalogue implementation of each format (default: bfloat16,\n"
@@ -35,13 +41,24 @@ static const char help[] =
     "DIR/FORMAT-real.csv and .json.  Formats of 16 bits or fewer are exhaustive\n"
     "(a small format's page also states its truth's overflow convention);\n"
     "float32 uses --float32-domain (default stride:4096), and for the real\n"
-    "libraries --real-float32-domain (default: the same).  --real-outputs adds\n"
+    "libraries --real-float32-domain (default: the same).  float64 (not in the\n"
+    "default list: make report adds it) uses --float64-domain (default\n"
+    GA_REPORT_FLOAT64_DOMAIN ": 10^7 random encodings over all binades, then\n"
+    "10^7 encodings of [-40, 10] on a fixed stride).  --real-outputs adds\n"
     "the rows of real libraries run elsewhere (make real-onnxruntime writes such\n"
     "a manifest for ONNX Runtime), graded from their outputs files on their own\n"
     "inputs.  DIR is created if missing; an existing DIR that gelu-acc did not\n"
     "write is refused unless --force, and so is replacing exhaustive float32\n"
     "tables in DIR "
     "with a sample.\n";
+
+/* What each format is measured on: every encoding where there are few
+ * enough, else the domain given for its width. */
+static const char *format_domain(const struct ga_format *f, const char *f32_domain,
+                                 const char *f64_domain)
+{
+    return !ga_is_enumerable(f) ? f64_domain : f->bits > 16 ? f32_domain : "all";
+}
 
 /* --real-outputs manifests, at most this many. */
 #define MAX_MANIFESTS 8
@@ -73,7 +90,7 @@ static int write_md(FILE *out, const void *ctx)
 static int measure_cast(const struct ga_format *f, struct ga_cast_result **r)
 {
     struct ga_domain d;
-    char err[256], hex[16];
+    char err[256], hex[GA_BITS_TEXT_LEN];
     ga_bits undecided = 0;
     int status;
 
@@ -156,14 +173,14 @@ static int prepare_dir(const char *dir, bool force)
 /* A run that would replace tables measured on every input with a sample of
  * them (float32 with a --float32-domain other than all): say so. */
 static bool refuses_sample(const char *dir, const char *formats, const char *f32_domain,
-                           const struct ga_report_marker *m)
+                           const char *f64_domain, const struct ga_report_marker *m)
 {
     char list[256];
 
     snprintf(list, sizeof list, "%s", formats);
     for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
         const struct ga_format *f = ga_format_by_name(name);
-        const char *domain = f->bits > 16 ? f32_domain : "all";
+        const char *domain = format_domain(f, f32_domain, f64_domain);
         if (ga_report_domain_exhaustive(&m->format[f->id]) && strcmp(domain, "all") != 0) {
             ga_cli_error("report: '%s' holds %s tables measured on every input; "
                          "--float32-domain %s would replace them with a sample: choose "
@@ -462,7 +479,8 @@ static int read_manifests(const char *const *paths, size_t n, struct ga_real_out
 
 /* Every format of the list, then the index. */
 static int report_all(const char *dir, const char *formats, const char *f32_domain,
-                      const char *real_f32_domain, const struct ga_real_outputs *ro, size_t nro,
+                      const char *real_f32_domain, const char *f64_domain,
+                      const struct ga_real_outputs *ro, size_t nro,
                       const struct ga_sweep_options *so, bool force)
 {
     struct ga_io_error io;
@@ -481,7 +499,7 @@ static int report_all(const char *dir, const char *formats, const char *f32_doma
         }
         memset(&measured, 0, sizeof measured);
     }
-    if (!force && refuses_sample(dir, formats, f32_domain, &measured))
+    if (!force && refuses_sample(dir, formats, f32_domain, f64_domain, &measured))
         return GA_EXIT_USAGE;
     /* Forget what this run replaces until it is written. */
     snprintf(list, sizeof list, "%s", formats);
@@ -494,10 +512,12 @@ static int report_all(const char *dir, const char *formats, const char *f32_doma
     snprintf(list, sizeof list, "%s", formats);
     for (char *name = strtok(list, ","); name && status == GA_EXIT_OK; name = strtok(NULL, ",")) {
         const struct ga_format *f = ga_format_by_name(name);
-        const char *domain = f->bits > 16 ? f32_domain : "all";
-        const char *real = f->bits > 16 && real_f32_domain ? real_f32_domain : domain;
+        const char *domain = format_domain(f, f32_domain, f64_domain);
+        bool f32 = f->bits == 32;
+        const char *real = f32 && real_f32_domain ? real_f32_domain : domain;
         snprintf(how, sizeof how, "gelu-acc report --formats %s%s%s%s%s", name,
-                 f->bits > 16 ? " --float32-domain " : "", f->bits > 16 ? f32_domain : "",
+                 f32 ? " --float32-domain " : !ga_is_enumerable(f) ? " --float64-domain " : "",
+                 f->bits > 16 ? domain : "",
                  strcmp(real, domain) ? " --real-float32-domain " : "",
                  strcmp(real, domain) ? real : "");
         status = report_format(dir, f, domain, real, ro, nro, so, how, &measured.format[f->id]);
@@ -533,6 +553,7 @@ int ga_cmd_report(int argc, char **argv)
         { "formats", required_argument, NULL, 'f' },
         { "float32-domain", required_argument, NULL, 'd' },
         { "real-float32-domain", required_argument, NULL, 'R' },
+        { "float64-domain", required_argument, NULL, 'D' },
         { "real-outputs", required_argument, NULL, 'M' },
         { "oracle", required_argument, NULL, 'O' },
         { "threads", required_argument, NULL, 't' },
@@ -541,7 +562,7 @@ int ga_cmd_report(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     const char *dir = NULL, *formats = GA_REPORT_FORMATS, *f32_domain = "stride:4096",
-               *real_f32_domain = NULL;
+               *real_f32_domain = NULL, *f64_domain = GA_REPORT_FLOAT64_DOMAIN;
     struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST };
     bool force = false;
     char list[256];
@@ -557,6 +578,7 @@ int ga_cmd_report(int argc, char **argv)
         case 'f': formats = optarg; break;
         case 'd': f32_domain = optarg; break;
         case 'R': real_f32_domain = optarg; break;
+        case 'D': f64_domain = optarg; break;
         case 'M':
             if (nro == MAX_MANIFESTS) {
                 ga_cli_error("report: more than %d --real-outputs", MAX_MANIFESTS);
@@ -590,7 +612,8 @@ int ga_cmd_report(int argc, char **argv)
         return GA_EXIT_USAGE;
     status = read_manifests(manifests, nro, ro);
     if (status == GA_EXIT_OK)
-        status = report_all(dir, formats, f32_domain, real_f32_domain, ro, nro, &so, force);
+        status = report_all(dir, formats, f32_domain, real_f32_domain, f64_domain, ro, nro, &so,
+                            force);
     for (size_t k = 0; k < nro; k++)
         ga_real_outputs_free(&ro[k]);
     return status;

@@ -27,10 +27,15 @@ static const char help[] =
     "of the C ABI in <gelu-acc/kernel.h> from a shared library, against the\n"
     "correctly rounded reference (default: exact GELU) on every input of the domain:\n"
     "  all              every encoding (default for float16 and bfloat16)\n"
-    "  range:A:B        every encoding with value in [A, B]\n"
-    "  random:N[:SEED]  N encodings drawn uniformly\n"
+    "  range:A:B[:N]    every encoding with value in [A, B], or N of them on a stride\n"
+    "  random:N[:SEED]  N encodings drawn uniformly (float64 default: random:1048576)\n"
     "  stride:K[:OFF]   every Kth encoding (float32 default: stride:4096)\n"
-    "  file:PATH        encodings listed in a file, one hexadecimal encoding per line\n"
+    "  file:PATH        encodings listed in a file, one hexadecimal encoding per line,\n"
+    "                   or a .npy array\n"
+    "  raw:PATH         a raw file: little-endian encodings of the format's width\n"
+    "  D1,D2,...        the inputs of D1, then D2, ...\n"
+    "float64 refuses all and stride: (2^64 encodings) and range:A:B over more\n"
+    "than 2^32 encodings.\n"
     "Prints a readable summary, or JSON / CSV (schemas in the README).\n"
     "A plugin kernel runs in worker processes: a crash, a hang (--timeout per\n"
     "batch, default 10 s, at most 86400 s), an access past its arrays or an output\n"
@@ -299,6 +304,11 @@ int ga_cmd_sweep(int argc, char **argv)
             return GA_EXIT_USAGE;
         }
         return ga_cli_sweep_cast(f, input_format, domain_spec);
+    }
+    if ((sr.partial || sr.checkpoint) && !ga_is_enumerable(f)) {  /* 32-bit encodings in the file */
+        ga_cli_error("sweep: --partial and --checkpoint files hold encodings of at most 32 bits, "
+                     "not %s ones", f->name);
+        return GA_EXIT_USAGE;
     }
     if (!impl_name == !kernel) {
         ga_cli_error("sweep: give one of --impl NAME (see 'gelu-acc list') and --kernel LIB.so:SYMBOL");

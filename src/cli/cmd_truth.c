@@ -72,7 +72,8 @@ static int collect_inputs(const struct truth_options *o, char **values, int nval
     }
     if (o->all && f->bits > 16) {
         ga_cli_error("truth: --all takes a 16-bit format; %s has 2^%d inputs "
-                     "(use 'gelu-acc sweep --domain all')", f->name, f->bits);
+                     "(use 'gelu-acc sweep --domain %s')", f->name, f->bits,
+                     ga_is_enumerable(f) ? "all" : "random:N");
         return -1;
     }
     *count = o->all ? (size_t)ga_encoding_count(f) : (size_t)nvalues;
@@ -130,14 +131,14 @@ static int print_truths(const struct truth_options *o, const ga_bits *inputs, si
                 undecided = (long)i;
         }
     if (undecided >= 0) {
-        char hex[16];
+        char hex[GA_BITS_TEXT_LEN];
         ga_format_bits(in, inputs[undecided], hex);
         ga_cli_error("truth: the oracle reached its %d-bit cap on input %s", GA_ZIV_MAX_PRECISION, hex);
         free(truths);
         return GA_EXIT_INTERNAL;
     }
     for (size_t i = 0; i < n; i++) {
-        char in_hex[16], out_hex[16];
+        char in_hex[GA_BITS_TEXT_LEN], out_hex[GA_BITS_TEXT_LEN];
         ga_format_bits(in, inputs[i], in_hex);
         ga_format_bits(f, truths[i].rounded, out_hex);
         printf("%s %s %.*g %.*g", in_hex, out_hex, ga_cli_digits(in), ga_decode(in, inputs[i]),

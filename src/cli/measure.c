@@ -66,7 +66,7 @@ int ga_cli_sweep_failure(const char *cmd, int status, const struct ga_format *f,
                          const struct ga_domain *d, const struct ga_measurement *m, size_t n,
                          ga_bits input)
 {
-    char hex[16];
+    char hex[GA_BITS_TEXT_LEN];
 
     ga_format_bits(f, input, hex);
     switch (status) {

@@ -15,7 +15,7 @@ int ga_cli_sweep_cast(const struct ga_format *out, const char *input_format,
     const struct ga_format *in = ga_cli_format(input_format);
     struct ga_cast_result *r;
     struct ga_domain d;
-    char err[512], hex[16];
+    char err[512], hex[GA_BITS_TEXT_LEN];
     ga_bits undecided = 0;
     int status;
 

@@ -2,6 +2,7 @@
 #include "formats/format.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,7 +10,7 @@
  * binary32: same exponent range, 8-bit significand); then the small formats
  * of low-precision inference: OCP 8-bit floating point (OFP8, v1.0, 2023)
  * E4M3 and E5M2, and the OCP Microscaling (MX v1.0) element types FP6 E2M3,
- * FP6 E3M2 and FP4 E2M1.  The bias is 1 - emin in every row: E4M3's 7 with
+ * FP6 E3M2 and FP4 E2M1; and IEEE 754 binary64.  The bias is 1 - emin in every row: E4M3's 7 with
  * emax 8 (its exponent field 1111 holds numbers up to 448), E2M3's and
  * E2M1's 1, E3M2's 3.  doc/formats.md. */
 static const struct ga_format formats[GA_FORMAT_COUNT] = {
@@ -26,6 +27,8 @@ static const struct ga_format formats[GA_FORMAT_COUNT] = {
     [GA_FLOAT6_E3M2] = { GA_FLOAT6_E3M2, "float6_e3m2", 6, 3, -2, 4, GA_SPECIALS_NONE },
     /* largest 1.5 * 2^2 = 6, smallest 2^-1 */
     [GA_FLOAT4_E2M1] = { GA_FLOAT4_E2M1, "float4_e2m1", 4, 2, 0, 2, GA_SPECIALS_NONE },
+    /* IEEE 754 binary64: largest (2 - 2^-52) * 2^1023, smallest 2^-1074 */
+    [GA_FLOAT64] = { GA_FLOAT64, "float64", 64, 53, -1022, 1023, GA_SPECIALS_IEEE },
 };
 
 const struct ga_format *ga_format_get(enum ga_format_id id)
@@ -44,7 +47,7 @@ const struct ga_format *ga_format_by_name(const char *name)
 const char *ga_format_names(void)
 {
     return "float32, float16, bfloat16, float8_e4m3fn, float8_e5m2, float6_e2m3, "
-           "float6_e3m2, float4_e2m1";
+           "float6_e3m2, float4_e2m1, float64";
 }
 
 static const char *const overflow_names[] = {
@@ -184,5 +187,5 @@ int ga_parse_bits(const struct ga_format *f, const char *text, ga_bits *out)
 
 void ga_format_bits(const struct ga_format *f, ga_bits x, char *buf)
 {
-    snprintf(buf, 11, "0x%0*x", (f->bits + 3) / 4, (unsigned)x);
+    snprintf(buf, GA_BITS_TEXT_LEN, "0x%0*" PRIx64, (f->bits + 3) / 4, x);
 }

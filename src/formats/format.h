@@ -1,7 +1,8 @@
 /* Binary floating-point formats: one table entry describes each.
  *
- * An encoding travels as a uint32_t holding the format's bits right-aligned
- * (a float16 encoding is 0x0000..0xffff, a float4_e2m1 one 0x0..0xf).  Values cross boundaries as
+ * An encoding travels as a uint64_t holding the format's bits right-aligned
+ * (a float16 encoding is 0x0000..0xffff, a float4_e2m1 one 0x0..0xf, a
+ * float64 one all 64 bits).  Values cross boundaries as
  * encodings; compare them with ga_same_encoding, never with == on floats:
  * +0 and -0 differ, and any NaN matches any NaN. */
 #ifndef GA_FORMAT_H
@@ -10,16 +11,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef uint32_t ga_bits;
+typedef uint64_t ga_bits;
 
 /* The wide formats first: the ids below GA_FIRST_SMALL_FORMAT are those the
- * real libraries, plugins and the facts know. */
+ * real libraries, plugins and the facts know; then the small formats; then
+ * float64, too many encodings to visit them all (ga_is_enumerable). */
 enum ga_format_id {
     GA_FLOAT32, GA_FLOAT16, GA_BFLOAT16,
     GA_FLOAT8_E4M3FN, GA_FLOAT8_E5M2, GA_FLOAT6_E2M3, GA_FLOAT6_E3M2, GA_FLOAT4_E2M1,
+    GA_FLOAT64,
     GA_FORMAT_COUNT
 };
 #define GA_FIRST_SMALL_FORMAT GA_FLOAT8_E4M3FN
+#define GA_LAST_SMALL_FORMAT GA_FLOAT4_E2M1
 
 /* Which encodings are not numbers. */
 enum ga_specials {
@@ -54,13 +58,16 @@ enum ga_class { GA_ZERO, GA_SUBNORMAL, GA_NORMAL, GA_INFINITE, GA_NAN };
 /* Table access.  ga_format_by_name returns NULL for an unknown name. */
 const struct ga_format *ga_format_get(enum ga_format_id id);
 const struct ga_format *ga_format_by_name(const char *name);
-/* "float32, float16, bfloat16, float8_e4m3fn, ...": for help texts and error
- * messages. */
+/* "float32, float16, bfloat16, float8_e4m3fn, ..., float64": for help texts
+ * and error messages. */
 const char *ga_format_names(void);
 static inline bool ga_is_small_format(const struct ga_format *f)
 {
-    return f->id >= GA_FIRST_SMALL_FORMAT;
+    return f->id >= GA_FIRST_SMALL_FORMAT && f->id <= GA_LAST_SMALL_FORMAT;
 }
+/* Whether every encoding can be visited (domains all and stride:, tables by
+ * encoding): up to 2^32 of them, so not float64. */
+static inline bool ga_is_enumerable(const struct ga_format *f) { return f->bits <= 32; }
 static inline bool ga_has_infinity(const struct ga_format *f) { return f->specials == GA_SPECIALS_IEEE; }
 static inline bool ga_has_nan(const struct ga_format *f) { return f->specials != GA_SPECIALS_NONE; }
 /* The format's own: infinity where it has one, else saturation. */
@@ -83,9 +90,10 @@ static inline int ga_storage_bytes(const struct ga_format *f) { return (f->bits 
 static inline ga_bits ga_sign_mask(const struct ga_format *f) { return (ga_bits)1 << (f->bits - 1); }
 static inline ga_bits ga_all_ones(const struct ga_format *f)
 {
-    return (ga_bits)(((uint64_t)1 << f->bits) - 1);
+    return f->bits >= 64 ? UINT64_MAX : ((ga_bits)1 << f->bits) - 1;
 }
-/* Number of encodings: 2^bits. */
+/* Number of encodings: 2^bits; only for an enumerable format (2^64 does
+ * not fit). */
 static inline uint64_t ga_encoding_count(const struct ga_format *f) { return (uint64_t)1 << f->bits; }
 static inline bool ga_sign(const struct ga_format *f, ga_bits x) { return (x & ga_sign_mask(f)) != 0; }
 static inline ga_bits ga_negate(const struct ga_format *f, ga_bits x) { return x ^ ga_sign_mask(f); }
@@ -115,7 +123,7 @@ static inline bool ga_fits(const struct ga_format *f, uint64_t x) { return x <= 
 /* Bitwise equality, except that any NaN matches any NaN. */
 bool ga_same_encoding(const struct ga_format *f, ga_bits a, ga_bits b);
 
-/* Exact: every value of these formats is a double. */
+/* Exact: every value of these formats is a double (float64 is one). */
 double ga_decode(const struct ga_format *f, ga_bits x);
 
 /* Round a double to nearest, ties to even, into f: subnormals are rounded
@@ -161,7 +169,9 @@ uint64_t ga_distance(const struct ga_format *f, ga_bits a, ga_bits b);
 int ga_parse_bits(const struct ga_format *f, const char *text, ga_bits *out);
 
 /* Write "0x3f80" padded to the format's width in hex digits ("0x3f" for a
- * 6-bit format, "0xf" for a 4-bit one); buf needs 11 bytes. */
+ * 6-bit format, "0xf" for a 4-bit one, 16 digits for float64); buf needs
+ * GA_BITS_TEXT_LEN bytes. */
+#define GA_BITS_TEXT_LEN 20
 void ga_format_bits(const struct ga_format *f, ga_bits x, char *buf);
 
 #endif

@@ -8,7 +8,8 @@
  * once (PyTorch "opmath").  _native names exist for the 16-bit formats only
  * and round every operation and constant to the format.  The entries of the
  * small formats (float8, float6, float4: gelu_small.c, gelu_small_lut.c)
- * take those formats only, so the wide formats' reports list none of them. */
+ * take those formats only, so the wide formats' reports list none of them;
+ * so do the _f64 entries, float64's (gelu_f64.c). */
 #include "impls/impl.h"
 
 #include <string.h>
@@ -19,6 +20,7 @@
 #define F32 GA_FORMAT_BIT(GA_FLOAT32)
 #define F16 GA_FORMAT_BIT(GA_FLOAT16)
 #define BF16 GA_FORMAT_BIT(GA_BFLOAT16)
+#define F64 GA_FORMAT_BIT(GA_FLOAT64)
 #define ALL_FORMATS (F32 | F16 | BF16)
 #define HALF_FORMATS (F16 | BF16)
 #define FP8_FORMATS (GA_FORMAT_BIT(GA_FLOAT8_E4M3FN) | GA_FORMAT_BIT(GA_FLOAT8_E5M2))
@@ -37,6 +39,9 @@ GA_DEFINE_OPMATH_RUN(run_quick, ga_gelu_quick_f32)
 GA_DEFINE_OPMATH_RUN(run_erf_as, ga_gelu_erf_as_f32)
 GA_DEFINE_OPMATH_RUN(run_tanh_fma, ga_gelu_tanh_fma_f32)
 GA_DEFINE_DOUBLE_RUN(run_double, ga_gelu_double)
+GA_DEFINE_F64_RUN(run_erf_f64, ga_gelu_erf_f64)
+GA_DEFINE_F64_RUN(run_erfc_f64, ga_gelu_erfc_f64)
+GA_DEFINE_F64_RUN(run_tanh_f64, ga_gelu_tanh_f64)
 GA_DEFINE_NATIVE_RUN(run_erf_native, ga_gelu_erf_native)
 GA_DEFINE_NATIVE_RUN(run_erf_mlx, ga_gelu_erf_mlx_native)
 GA_DEFINE_NATIVE_RUN(run_erf_torch_bf16, ga_gelu_erf_torch_bf16)
@@ -253,6 +258,21 @@ static const struct ga_impl catalogue[] = {
       "table[h] = satfinite(0.5f*x*(1 + tanhf(beta*x*(1 + kappa*x*x)))), x = decode(h)",
       "a shipped table (src/impls/gelu_lut_small_data.c, tools/gen_lut_small.c)",
       run_lut_small, NULL, false },
+    { "erf_f64", F64, GA_GELU,
+      "PyTorch 1.13 exact GELU on float64 tensors, scalar loop (strided tensors: "
+      "GeluKernel.cpp, kAlpha = M_SQRT1_2, std::erf)",
+      "x*0.5*(1 + erf(x*M_SQRT1_2))",
+      "double with glibc erf", run_erf_f64, NULL, false },
+    { "erfc_f64", F64, GA_GELU,
+      "JAX exact GELU with jax_enable_x64 (jax v0.11.0, jax/_src/nn/functions.py gelu, "
+      "approximate=False: 0.5*x*erfc(-x*sqrt_half))",
+      "0.5*x*erfc(-x*sqrt(0.5))",
+      "double with glibc erfc", run_erfc_f64, NULL, false },
+    { "tanh_f64", F64, GA_GELU_TANH,
+      "PyTorch 1.13 tanh GELU (approximate='tanh') on float64 tensors, scalar loop "
+      "(GeluKernel.cpp: kBeta = M_SQRT2*M_2_SQRTPI*0.5, kKappa = 0.044715)",
+      "0.5*x*(1 + tanh(beta*(x + kappa*x*x*x)))",
+      "double with glibc tanh", run_tanh_f64, NULL, false },
 };
 
 #define CATALOGUE_COUNT (sizeof catalogue / sizeof catalogue[0])

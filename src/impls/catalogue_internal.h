@@ -42,6 +42,11 @@ ga_bits ga_gelu_erf_small(const struct ga_format *f, ga_bits x, enum ga_small_co
  * encoding of each small format, NULL for a wide format. */
 const uint8_t *ga_gelu_lut_small_table(const struct ga_format *f);
 
+/* float64 forms, computed in double with glibc (gelu_f64.c). */
+double ga_gelu_erf_f64(double x);
+double ga_gelu_erfc_f64(double x);
+double ga_gelu_tanh_f64(double x);
+
 /* Exact GELU in double (gelu_double.c). */
 double ga_gelu_double(double x);
 

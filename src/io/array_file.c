@@ -95,7 +95,7 @@ enum ga_io_status ga_array_read(const struct ga_array_reader *r, uint64_t first,
                                 size_t count, ga_bits *out, struct ga_io_error *err)
 {
     size_t es = ga_element_size(r->format);
-    unsigned char buf[CHUNK * 4];
+    unsigned char buf[CHUNK * sizeof(ga_bits)];  /* elements of at most 8 bytes */
     enum ga_io_status st;
 
     if (first > r->length || count > r->length - first)
@@ -112,7 +112,7 @@ enum ga_io_status ga_array_read(const struct ga_array_reader *r, uint64_t first,
             /* a byte of a 6- or 4-bit format may hold more than its bits */
             if (!ga_fits(r->format, out[done + i]))
                 return ga_io_fail(err, GA_IO_RANGE,
-                                  "%s: element %" PRIu64 " is 0x%02" PRIx32 ", not a %s "
+                                  "%s: element %" PRIu64 " is 0x%02" PRIx64 ", not a %s "
                                   "encoding (%d bits, right-aligned in its byte)", r->path,
                                   first + done + i, out[done + i], r->format->name,
                                   r->format->bits);
@@ -185,7 +185,7 @@ enum ga_io_status ga_array_append(struct ga_array_writer *w, const ga_bits *v,
                                   size_t count, struct ga_io_error *err)
 {
     size_t es = ga_element_size(w->format);
-    unsigned char buf[CHUNK * 4];
+    unsigned char buf[CHUNK * sizeof(ga_bits)];  /* elements of at most 8 bytes */
     enum ga_io_status st;
 
     if (count > w->length - w->written)
@@ -198,7 +198,7 @@ enum ga_io_status ga_array_append(struct ga_array_writer *w, const ga_bits *v,
             ga_bits x = v[done + i];
             if (!ga_fits(w->format, x))
                 return ga_io_fail(err, GA_IO_RANGE,
-                                  "%s: element %" PRIu64 " is 0x%" PRIx32
+                                  "%s: element %" PRIu64 " is 0x%" PRIx64
                                   ", not a %s encoding (%d bits)", w->file.path,
                                   w->written + done + i, x, w->format->name, w->format->bits);
             store_le(buf + i * es, es, x);

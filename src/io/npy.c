@@ -31,6 +31,7 @@ static const char *const dtypes[GA_FORMAT_COUNT] = {
     [GA_FLOAT6_E2M3] = "|u1",
     [GA_FLOAT6_E3M2] = "|u1",
     [GA_FLOAT4_E2M1] = "|u1",
+    [GA_FLOAT64] = "<f8",
 };
 
 const char *ga_npy_dtype(const struct ga_format *f)
@@ -41,8 +42,9 @@ const char *ga_npy_dtype(const struct ga_format *f)
 /* '|u1' names no format by itself: every small format is stored so. */
 const struct ga_format *ga_npy_format_for_dtype(const char *descr)
 {
-    for (int id = 0; id < GA_FIRST_SMALL_FORMAT; id++)
-        if (strcmp(descr, dtypes[id]) == 0)
+    for (int id = 0; id < GA_FORMAT_COUNT; id++)
+        if (!ga_is_small_format(ga_format_get((enum ga_format_id)id))
+            && strcmp(descr, dtypes[id]) == 0)
             return ga_format_get((enum ga_format_id)id);
     return NULL;
 }

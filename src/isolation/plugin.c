@@ -140,7 +140,9 @@ static void put_inputs(const struct ga_plugin *p, struct ga_worker *w, size_t to
                        const ga_bits *in, size_t count)
 {
     if (p->format->bits == 32) {
-        memcpy((uint32_t *)ga_worker_in(w, total) + at, in, count * sizeof *in);
+        uint32_t *dst = (uint32_t *)ga_worker_in(w, total) + at;
+        for (size_t i = 0; i < count; i++)
+            dst[i] = (uint32_t)in[i];
     } else if (ga_storage_bytes(p->format) == 2) {
         uint16_t *dst = (uint16_t *)ga_worker_in(w, total) + at;
         for (size_t i = 0; i < count; i++)
@@ -156,7 +158,9 @@ static void get_outputs(const struct ga_plugin *p, const struct ga_worker *w, si
                         size_t at, ga_bits *out, size_t count)
 {
     if (p->format->bits == 32) {
-        memcpy(out, (const uint32_t *)ga_worker_out(w, total) + at, count * sizeof *out);
+        const uint32_t *src = (const uint32_t *)ga_worker_out(w, total) + at;
+        for (size_t i = 0; i < count; i++)
+            out[i] = src[i];
     } else if (ga_storage_bytes(p->format) == 2) {
         const uint16_t *src = (const uint16_t *)ga_worker_out(w, total) + at;
         for (size_t i = 0; i < count; i++)
@@ -363,7 +367,7 @@ static int compare_sample(const struct ga_plugin *p, const struct position_sampl
     for (size_t k = 0; k < m; k++) {
         size_t i = ps->index[ps->count - 1 - k], call = i / p->opt.max_call * p->opt.max_call;
         size_t call_n = n - call < p->opt.max_call ? n - call : p->opt.max_call;
-        char hx[16], ha[16], hb[16];
+        char hx[GA_BITS_TEXT_LEN], ha[GA_BITS_TEXT_LEN], hb[GA_BITS_TEXT_LEN];
 
         if (ga_same_encoding(p->format, out[i], ps->y[k]))
             continue;
@@ -388,7 +392,7 @@ static int check_encodings(const struct ga_plugin *p, const ga_bits *in, const g
                            size_t start, size_t m, struct ga_run_failure *failure)
 {
     for (size_t i = start; i < start + m; i++) {
-        char hx[16];
+        char hx[GA_BITS_TEXT_LEN];
         if (ga_fits(p->format, out[i]))
             continue;
         ga_format_bits(p->format, in[i], hx);
@@ -542,6 +546,10 @@ enum ga_io_status ga_plugin_open(const char *spec, const struct ga_format *f,
     enum ga_io_status st;
 
     *out = NULL;
+    if (f->id == GA_FLOAT64)  /* <gelu-acc/kernel.h> has no double kernels */
+        return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': plugins take float32, float16, "
+                          "bfloat16 or a small format, not float64 (grade a kernel's float64 "
+                          "outputs with 'gelu-acc grade')", spec);
     st = ga_plugin_parse_spec(spec, &path, &symbol, err);
     if (st != GA_IO_OK)
         return st;

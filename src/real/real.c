@@ -217,6 +217,9 @@ enum ga_io_status ga_real_describe(const struct ga_real *r, const struct ga_form
     if (ga_is_small_format(f))  /* the modules have kernels for the wide formats only */
         return ga_io_fail(err, GA_IO_UNSUPPORTED, "'%s': no %s kernel (the real libraries "
                           "run in float32, float16 and bfloat16)", r->name, f->name);
+    if (f->id == GA_FLOAT64)  /* the module ABI (kernel.h) has no double kernels yet */
+        return ga_io_fail(err, GA_IO_UNSUPPORTED, "'%s': no float64 kernel (the real libraries "
+                          "run in float32, float16 and bfloat16)", r->name);
     handle = module_handle(r, path, sizeof path, err);  /* its constructors run here too */
     omp_set_num_threads(threads);
     if (handle == NULL)

@@ -41,7 +41,7 @@ int ga_approximation_curves(double lo, double hi, size_t n, double *x, double *t
     for (size_t i = 0; i < n; i++) {
         float xf = (float)(lo + (hi - lo) * (double)i / (double)(n - 1));
         struct ga_truth g, t;
-        ga_bits bits;
+        uint32_t bits;
         double gelu;
 
         memcpy(&bits, &xf, sizeof bits);

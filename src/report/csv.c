@@ -4,7 +4,7 @@
 
 static void hex_or_empty(FILE *out, const struct ga_format *f, bool has, ga_bits x)
 {
-    char hex[16];
+    char hex[GA_BITS_TEXT_LEN];
     if (has) {
         ga_format_bits(f, x, hex);
         fputs(hex, out);

@@ -40,7 +40,7 @@ static void rows(FILE *out, const struct ga_facts *k, bool html)
     for (int f = 0; f < GA_FIRST_SMALL_FORMAT; f++) {  /* the wide formats */
         const struct ga_format *fmt = ga_format_get((enum ga_format_id)f);
         for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
-            char hex[16];
+            char hex[GA_BITS_TEXT_LEN];
             snprintf(what, sizeof what, "%s: %s is %s0 from", fmt->name,
                      ga_function_name((enum ga_function)fn), html ? "&minus;" : "−");
             if (!k->has_zero_from[f][fn]) {

@@ -210,7 +210,7 @@ static void worst_table(FILE *out, const struct page *p)
           "<th class=\"num\">exact</th></tr></thead>\n<tbody>\n", out);
     for (size_t i = 0; i < p->n; i++) {
         const struct ga_point *pt = &p->r[i].region[GA_REGION_ALL].max_ulp;
-        char a[GA_TEXT_LEN], hx[16], hy[16];
+        char a[GA_TEXT_LEN], hx[GA_BITS_TEXT_LEN], hy[GA_BITS_TEXT_LEN];
         if (p->r[i].reference != GA_GELU || !pt->has)
             continue;
         ga_format_bits(p->f, pt->x, hx);
@@ -451,6 +451,11 @@ static int write_page(FILE *out, const void *ctx)
           "use the ulp of the exact value; “faithful on” is the widest interval around 0 where "
           "every output is within 1 ulp; “all 0 below” is the input below which every output "
           "is ±0.</p>\n", out);
+    if (!ga_is_enumerable(p->f))
+        fprintf(out, "<p>A sample of the 2^%d %s inputs. The exact value is held in a double, "
+                "the format's own precision: the counts (correctly rounded, faithful, flushed, "
+                "…) are exact, the ulp, relative and absolute errors good to half an ulp.</p>\n",
+                p->f->bits, p->f->name);
     if (p->real != NULL) {
         fputs("<!-- machine -->\n<p>Real libraries measured on: ", out);
         put(out, p->real->machine);
@@ -592,7 +597,7 @@ struct index {
 static void measured_on(FILE *out, const struct ga_format *f, const struct ga_report_marker *m)
 {
     const struct ga_report_domain *d = m ? &m->format[f->id] : NULL;
-    uint64_t all = (uint64_t)1 << f->bits;
+    uint64_t all = ga_is_enumerable(f) ? ga_encoding_count(f) : 0;
     char count[GA_TEXT_LEN], total[GA_TEXT_LEN];
 
     if (!d || !d->known) {
@@ -600,7 +605,10 @@ static void measured_on(FILE *out, const struct ga_format *f, const struct ga_re
         return;
     }
     snprintf(count, sizeof count, "%llu", (unsigned long long)d->count);
-    snprintf(total, sizeof total, "%llu", (unsigned long long)all);
+    if (all)
+        snprintf(total, sizeof total, "%llu", (unsigned long long)all);
+    else  /* float64: 2^64 does not fit */
+        snprintf(total, sizeof total, "2^%d", f->bits);
     fputs("<p>Inputs: <code>", out);
     put(out, d->domain);
     if (ga_report_domain_exhaustive(d) && d->count == all)

@@ -33,7 +33,7 @@ static void string(FILE *out, const char *key, const char *v)
 
 static void encoding(FILE *out, const struct ga_format *f, const char *key, bool has, ga_bits x)
 {
-    char hex[16];
+    char hex[GA_BITS_TEXT_LEN];
     if (!has) {
         fprintf(out, "\"%s\": null", key);
         return;

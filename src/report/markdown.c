@@ -122,6 +122,11 @@ int ga_write_markdown_page(FILE *out, const struct ga_format *f, const struct ga
                  "every output is within 1 ulp; \"all 0 below\" is the input below which every\n"
                  "output is ±0.\n\n",
             how_generated, n ? r[0].domain : "-");
+    if (!ga_is_enumerable(f))
+        fprintf(out, "A sample of the 2^%d %s inputs.  The exact value is held in a double,\n"
+                     "the format's own precision: the counts (correctly rounded, faithful,\n"
+                     "flushed, ...) are exact, the ulp, relative and absolute errors good to\n"
+                     "half an ulp.\n\n", f->bits, f->name);
     if (rs != NULL)
         fprintf(out, "<!-- machine -->\nReal libraries measured on: %s.\n<!-- /machine -->\n\n",
                 rs->machine);
@@ -150,7 +155,7 @@ int ga_write_markdown_page(FILE *out, const struct ga_format *f, const struct ga
                  "| implementation | max ulp | input | output | exact |\n|---|--:|---|---|---|\n");
     for (size_t i = 0; i < n; i++) {
         const struct ga_point *p = &r[i].region[GA_REGION_ALL].max_ulp;
-        char a[GA_TEXT_LEN], b[GA_TEXT_LEN], c[GA_TEXT_LEN], d[GA_TEXT_LEN], hx[16], hy[16];
+        char a[GA_TEXT_LEN], b[GA_TEXT_LEN], c[GA_TEXT_LEN], d[GA_TEXT_LEN], hx[GA_BITS_TEXT_LEN], hy[GA_BITS_TEXT_LEN];
         if (r[i].reference != GA_GELU || !p->has)
             continue;
         ga_format_bits(f, p->x, hx);

@@ -5,7 +5,7 @@
 static void print_point(FILE *out, const struct ga_format *f, const char *what,
                         const struct ga_point *p)
 {
-    char e[GA_TEXT_LEN], x[GA_TEXT_LEN], y[GA_TEXT_LEN], v[GA_TEXT_LEN], hx[16], hy[16];
+    char e[GA_TEXT_LEN], x[GA_TEXT_LEN], y[GA_TEXT_LEN], v[GA_TEXT_LEN], hx[GA_BITS_TEXT_LEN], hy[GA_BITS_TEXT_LEN];
 
     if (!p->has) {
         fprintf(out, "  %-10s -\n", what);
@@ -22,7 +22,7 @@ static void print_point(FILE *out, const struct ga_format *f, const char *what,
 static void print_fault(FILE *out, const struct ga_format *f, enum ga_fault fault,
                         const struct ga_point *p)
 {
-    char x[GA_TEXT_LEN], y[GA_TEXT_LEN], v[GA_TEXT_LEN], hx[16], hy[16];
+    char x[GA_TEXT_LEN], y[GA_TEXT_LEN], v[GA_TEXT_LEN], hx[GA_BITS_TEXT_LEN], hy[GA_BITS_TEXT_LEN];
 
     if (!p->has)
         return;
@@ -46,7 +46,7 @@ int ga_write_text(FILE *out, const struct ga_result *r)
     fprintf(out, "  models     %s\n  formula    %s\n  computes   %s\n", r->models, r->formula,
             r->computes);
     for (size_t i = 0; i < r->span_count; i++) {
-        char lo[16], hi[16];
+        char lo[GA_BITS_TEXT_LEN], hi[GA_BITS_TEXT_LEN];
         ga_format_bits(f, r->spans[i].first, lo);
         ga_format_bits(f, r->spans[i].last, hi);
         fprintf(out, "  %-10s %s on inputs %s..%s (%llu batch%s)\n", i ? "" : "FAILED",

@@ -7,8 +7,18 @@
  *                    1 <= N <= 2^32 (what a sweep measures at most), SEED < 2^64
  *   stride:K[:OFF]   encodings OFF, OFF + K, OFF + 2K, ... (every Kth);
  *                    1 <= K <= 2^bits, OFF < K
- *   file:PATH        the encodings listed in a text file, one per line
+ *   range:A:B:N      N of those encodings on a fixed stride in value order,
+ *                    from A (domain.c); the only range form for a range of
+ *                    more than 2^32 encodings (float64)
+ *   file:PATH        the encodings listed in a text file, one per line, or
+ *                    held in a .npy file (told by its magic bytes)
+ *   raw:PATH         the encodings of a raw file: bare little-endian
+ *                    elements, ga_storage_bytes each (8 for float64)
+ *   D1,D2,...        the inputs of D1, then those of D2, ... (a file: or
+ *                    raw: part takes the rest of the spec as its path)
  *
+ * all and stride: visit every encoding's range: refused for float64
+ * (ga_is_enumerable), whose default is random:1048576.
  * N, SEED, K and OFF are decimal digits only (no sign, space or base prefix);
  * A and B are numbers (formats/parse_value.h).  A spec of GA_DOMAIN_SPEC_LEN
  * characters or more is refused rather than cut.
@@ -31,7 +41,7 @@
 #define GA_DOMAIN_SPEC_LEN 4112
 
 enum ga_domain_kind { GA_DOMAIN_ALL, GA_DOMAIN_RANGE, GA_DOMAIN_RANDOM, GA_DOMAIN_STRIDE,
-                      GA_DOMAIN_LIST, GA_DOMAIN_SOURCE };
+                      GA_DOMAIN_LIST, GA_DOMAIN_SOURCE, GA_DOMAIN_JOIN };
 
 /* Encodings read from elsewhere by index, from any thread at once. */
 struct ga_source {
@@ -48,14 +58,17 @@ struct ga_domain {
     uint64_t size;        /* number of inputs */
     int64_t first_key;    /* range: key of A (see domain.c) */
     uint64_t seed;        /* random */
-    uint64_t stride, offset;
+    uint64_t stride, offset;  /* stride:, and range:A:B:N's stride (1 without N) */
     ga_bits *list;        /* file: owned */
+    struct ga_domain *parts;  /* D1,D2,...: owned, part_count of them */
+    size_t part_count;
     struct ga_source source;
     char spec[GA_DOMAIN_SPEC_LEN];  /* as given, for reports */
 };
 
 /* The default when none is given: all for 16-bit formats; for float32 every
- * 4096th encoding ("stride:4096", 2^20 inputs spread over the whole range). */
+ * 4096th encoding ("stride:4096", 2^20 inputs spread over the whole range);
+ * for float64 2^20 random encodings. */
 const char *ga_domain_default(const struct ga_format *f);
 
 /* Returns 0, or -1 with a message in err. */

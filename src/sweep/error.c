@@ -24,6 +24,7 @@ void ga_format_layout_init(struct ga_format_layout *c, const struct ga_format *f
     c->value_shift = 52 - c->mbits;
     c->sign_shift = 64 - f->bits;
     c->value_bias = (uint64_t)(1023 - c->bias) << 52;
+    c->inline_exp_span = (f->emax + 1 < 1022 ? f->emax + 1 : 1022) - f->emin;
 }
 
 /* 2^k, exact; built from its bits inside the normal double range. */
@@ -92,7 +93,7 @@ void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const
     } else if (mant == 0.0) {
         /* f = +-0: the ulp is the subnormal one; only +-0 itself is faithful. */
         double ys = y_inf ? INFINITY : ga_error_value(c, ymag);
-        out->ulp = ys * pow2(-c->ulp_exp_min);
+        out->ulp = ldexp(ys, -c->ulp_exp_min);  /* exact; 2^1074 alone would overflow */
         out->abs = ys;
         out->rel = ys == 0.0 ? 0.0 : INFINITY;
     } else {
@@ -100,9 +101,10 @@ void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const
         long e = E - 1;
         long u = (e < c->emin ? c->emin : e) - c->precision + 1;  /* ulp(f) = 2^u */
         long k = t->exact.exp - u;       /* <= p + 1 */
-        double scale = pow2(-u);
         double ys = ga_error_value(c, y);
-        double yv = ys * scale;  /* exact: y is a multiple of the subnormal ulp */
+        /* exact: y is a multiple of the subnormal ulp (ldexp, as 2^-u
+         * overflows a double for float64's u = -1074) */
+        double yv = ldexp(ys, (int)-u);
         if (k >= GA_ERROR_TINY_SCALE_EXP) {
             double mv = mant * pow2(k);  /* exact */
             double d = fabs(yv - mv);    /* one rounding */

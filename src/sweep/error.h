@@ -81,6 +81,9 @@ struct ga_format_layout {
     int value_shift;           /* 52 - mbits */
     int sign_shift;            /* 64 - bits: moves the sign bit to the double's */
     uint64_t value_bias;       /* (1023 - bias) << 52: rebias of the exponent field */
+    /* the inline cases take emin < E <= min(emax + 1, 1022): 2^-E and 2^E
+     * must be normal doubles (not so for float64's E = 1023 and 1024) */
+    long inline_exp_span;      /* min(emax + 1, 1022) - emin */
 };
 
 void ga_format_layout_init(struct ga_format_layout *c, const struct ga_format *f);
@@ -138,14 +141,15 @@ static inline long ga_error_binade(const struct ga_format_layout *c, const struc
 }
 
 /* The common case of ga_error_compute: y finite (a zero: flushed), the
- * correctly rounded result finite nonzero, emin < E <= emax + 1 and a
+ * correctly rounded result finite nonzero, emin < E <= emax + 1 (and
+ * <= 1022: inline_exp_span) and a
  * normalized mantissa, so that the ulp of f is 2^(E - p), and E the
  * certified binade. */
 static inline bool ga_error_inline_case(const struct ga_format_layout *c, ga_bits ymag,
                                         ga_bits rmag, long E, bool normal_mant)
 {
     return ymag < c->inf_magnitude && rmag - 1 < c->inf_magnitude - 1
-           && (unsigned long)(E - c->emin - 1) < (unsigned long)(c->emax - c->emin + 1)
+           && (unsigned long)(E - c->emin - 1) < (unsigned long)c->inline_exp_span
            && normal_mant;
 }
 

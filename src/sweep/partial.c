@@ -24,19 +24,26 @@ static int copy_text(char *to, size_t cap, const char *from)
     return 0;
 }
 
-uint64_t ga_partial_domain_digest(const struct ga_domain *d)
+/* The listed encodings of d and of its parts, 4 bytes each (partial files
+ * hold formats of at most 32 bits), into h. */
+static uint64_t lists_digest(const struct ga_domain *d, uint64_t h)
 {
-    uint64_t h = GA_FNV1A_START;
-
-    if (d->kind != GA_DOMAIN_LIST)
-        return 0;
-    for (uint64_t i = 0; i < d->size; i++) {
+    for (size_t p = 0; p < d->part_count; p++)
+        h = lists_digest(&d->parts[p], h);
+    for (uint64_t i = 0; d->kind == GA_DOMAIN_LIST && i < d->size; i++) {
         unsigned char le[4] = { (unsigned char)d->list[i], (unsigned char)(d->list[i] >> 8),
                                 (unsigned char)(d->list[i] >> 16),
                                 (unsigned char)(d->list[i] >> 24) };
         h = ga_bytes_fnv1a(le, sizeof le, h);
     }
     return h;
+}
+
+uint64_t ga_partial_domain_digest(const struct ga_domain *d)
+{
+    if (d->kind != GA_DOMAIN_LIST && d->kind != GA_DOMAIN_JOIN)
+        return 0;
+    return lists_digest(d, GA_FNV1A_START);
 }
 
 int ga_partial_identity_init(struct ga_partial_identity *id, const char *program,

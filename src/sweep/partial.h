@@ -62,8 +62,9 @@ int ga_partial_identity_init(struct ga_partial_identity *id, const char *program
                              const struct ga_measurement *m, const struct ga_domain *d,
                              enum ga_oracle oracle, uint64_t max_failures, double timeout_s);
 
-/* FNV-1a of a file: domain's encodings (32-bit little-endian each); 0 for
- * the other kinds, which their spec determines. */
+/* FNV-1a of a file: domain's encodings (32-bit little-endian each), and of
+ * the file: parts of a joined domain; 0 for the other kinds, which their
+ * spec determines. */
 uint64_t ga_partial_domain_digest(const struct ga_domain *d);
 
 /* A partial of shard k of n with nothing measured yet; NULL when out of

@@ -61,12 +61,40 @@ static void put_sparse(struct ga_byte_writer *w, const void *array, size_t n, in
     }
 }
 
+/* The file keeps the keys of its version 1, 2|x| and ~(2|x|), and 32-bit
+ * magnitudes with UINT32_MAX for none: it holds encodings of at most 32
+ * bits (float64 sweeps write no partial file), whose keys double safely. */
+static uint64_t file_key(int64_t key)
+{
+    if (key == INT64_MAX || key == INT64_MIN)  /* none */
+        return (uint64_t)key;
+    return (uint64_t)(key >= 0 ? 2 * key : 2 * key + 1);
+}
+
+static int64_t key_from_file(uint64_t v)
+{
+    int64_t key = (int64_t)v;
+    if (key == INT64_MAX || key == INT64_MIN)
+        return key;
+    return key >= 0 ? key / 2 : (key - 1) / 2;  /* ~(2m) = -2m - 1 -> -m - 1 = ~m */
+}
+
+static uint32_t file_magnitude(ga_bits m)
+{
+    return m == NO_MAGNITUDE ? UINT32_MAX : (uint32_t)m;
+}
+
+static ga_bits magnitude_from_file(uint32_t v)
+{
+    return v == UINT32_MAX ? NO_MAGNITUDE : v;
+}
+
 static void put_region(struct ga_byte_writer *w, const struct ga_region_stats *r)
 {
     const struct ga_tally *t = &r->tally;
 
     ga_bytes_put_u64(w, t->correct);
-    ga_bytes_put_u64(w, (uint64_t)t->nonzero_min);
+    ga_bytes_put_u64(w, file_key(t->nonzero_min));
     put_point(w, &t->max_ulp);
     put_point(w, &t->max_rel);
     put_point(w, &t->max_abs);
@@ -80,12 +108,12 @@ static void put_region(struct ga_byte_writer *w, const struct ga_region_stats *r
     ga_bytes_put_u32(w, GA_DIST_BUCKETS);
     for (int i = 0; i < GA_DIST_BUCKETS; i++)
         ga_bytes_put_u64(w, t->distance[i]);
-    ga_bytes_put_u32(w, t->unfaithful_neg);
-    ga_bytes_put_u32(w, t->unfaithful_pos);
+    ga_bytes_put_u32(w, file_magnitude(t->unfaithful_neg));
+    ga_bytes_put_u32(w, file_magnitude(t->unfaithful_pos));
     ga_bytes_put_u32(w, GA_FAULT_COUNT);
     for (int i = 0; i < GA_FAULT_COUNT; i++) {
         const struct ga_fault_point *f = &t->first_fault[i];
-        ga_bytes_put_u64(w, (uint64_t)f->key);
+        ga_bytes_put_u64(w, file_key(f->key));
         ga_bytes_put_u32(w, f->x);
         ga_bytes_put_u32(w, f->y);
         put_exact(w, &f->exact);
@@ -138,8 +166,8 @@ static void put_partial(struct ga_byte_writer *w, const struct ga_partial *p)
         ga_bytes_put_str(w, m->failures[i].what);
     }
 
-    ga_bytes_put_u64(w, (uint64_t)m->stats->extent_min);
-    ga_bytes_put_u64(w, (uint64_t)m->stats->extent_max);
+    ga_bytes_put_u64(w, file_key(m->stats->extent_min));
+    ga_bytes_put_u64(w, file_key(m->stats->extent_max));
     ga_bytes_put_u32(w, GA_REGION_COUNT);
     for (int r = 0; r < GA_REGION_COUNT; r++)
         put_region(w, &m->stats->region[r]);
@@ -190,10 +218,10 @@ static void need(struct ga_byte_reader *r, bool ok, const char *why)
         ga_bytes_fail(r, why);
 }
 
-/* A key of stats_add.h (2|x| or ~(2|x|)) of an encoding of f, or `none`. */
+/* A key of stats_add.h (|x| or ~|x|) of an encoding of f, or `none`. */
 static bool key_ok(int64_t key, int64_t none, const struct ga_format *f)
 {
-    int64_t bound = (int64_t)2 << f->bits;
+    int64_t bound = (int64_t)1 << f->bits;
     return key == none || (key >= -bound && key <= bound);
 }
 
@@ -248,7 +276,7 @@ static void get_region(struct ga_byte_reader *r, struct ga_region_stats *rs,
     uint64_t measured = 0;
 
     t->correct = ga_bytes_get_u64(r);
-    t->nonzero_min = (int64_t)ga_bytes_get_u64(r);
+    t->nonzero_min = key_from_file(ga_bytes_get_u64(r));
     need(r, key_ok(t->nonzero_min, NO_KEY, f), "the least nonzero output's input is out of range");
     get_point(r, &t->max_ulp, f);
     get_point(r, &t->max_rel, f);
@@ -263,15 +291,15 @@ static void get_region(struct ga_byte_reader *r, struct ga_region_stats *rs,
     need(r, ga_bytes_get_u32(r) == GA_DIST_BUCKETS, "the distance histogram has another number of buckets");
     for (int i = 0; i < GA_DIST_BUCKETS; i++)
         t->distance[i] = ga_bytes_get_u64(r);
-    t->unfaithful_neg = ga_bytes_get_u32(r);
-    t->unfaithful_pos = ga_bytes_get_u32(r);
+    t->unfaithful_neg = magnitude_from_file(ga_bytes_get_u32(r));
+    t->unfaithful_pos = magnitude_from_file(ga_bytes_get_u32(r));
     need(r, (t->unfaithful_neg == NO_MAGNITUDE || bits_ok(t->unfaithful_neg, f))
             && (t->unfaithful_pos == NO_MAGNITUDE || bits_ok(t->unfaithful_pos, f)),
          "an unfaithful input is not an encoding of the format");
     need(r, ga_bytes_get_u32(r) == GA_FAULT_COUNT, "another number of fault kinds");
     for (int i = 0; i < GA_FAULT_COUNT; i++) {
         struct ga_fault_point *p = &t->first_fault[i];
-        p->key = (int64_t)ga_bytes_get_u64(r);
+        p->key = key_from_file(ga_bytes_get_u64(r));
         p->x = ga_bytes_get_u32(r);
         p->y = ga_bytes_get_u32(r);
         get_exact(r, &p->exact);
@@ -371,8 +399,8 @@ static void get_stats(struct ga_byte_reader *r, struct ga_partial *p)
     struct ga_stats *s = p->m.stats;
     uint64_t counted = p->m.failed_inputs + p->m.skipped_inputs;
 
-    s->extent_min = (int64_t)ga_bytes_get_u64(r);
-    s->extent_max = (int64_t)ga_bytes_get_u64(r);
+    s->extent_min = key_from_file(ga_bytes_get_u64(r));
+    s->extent_max = key_from_file(ga_bytes_get_u64(r));
     need(r, key_ok(s->extent_min, INT64_MAX, p->format)
             && key_ok(s->extent_max, INT64_MIN, p->format), "the extent is out of range");
     need(r, ga_bytes_get_u32(r) == GA_REGION_COUNT, "another number of regions");

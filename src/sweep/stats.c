@@ -71,8 +71,8 @@ void ga_stats_free(struct ga_stats *s)
 static ga_bits key_to_bits(int64_t key, ga_bits sign_mask)
 {
     if (key < 0)
-        return (ga_bits)((-key - 1) / 2) | sign_mask;
-    return (ga_bits)(key / 2);
+        return (ga_bits)~key | sign_mask;
+    return (ga_bits)key;
 }
 
 void ga_stats_add_other(struct ga_tally *rs, const struct ga_region_bounds *b, ga_bits x,

@@ -106,7 +106,7 @@ struct ga_tally {
     uint64_t flushed, nan, inf, wrong_zero_sign, not_nan;
     uint64_t unfaithful_zeros;   /* inputs +-0 whose output is not faithful */
     uint64_t distance[GA_DIST_BUCKETS];
-    ga_bits unfaithful_neg;      /* least magnitude of a negative unfaithful input; UINT32_MAX: none */
+    ga_bits unfaithful_neg;      /* least magnitude of a negative unfaithful input; UINT64_MAX: none */
     ga_bits unfaithful_pos;
     struct ga_fault_point first_fault[GA_FAULT_COUNT];
 };

@@ -12,7 +12,7 @@
 #include "sweep/error.h"
 #include "sweep/stats.h"
 
-#define NO_MAGNITUDE UINT32_MAX
+#define NO_MAGNITUDE UINT64_MAX  /* above every magnitude, float64's too */
 #define NO_KEY INT64_MAX
 #define COUNT_LIMIT UINT32_MAX  /* a region's inputs, so that ulp_bins cannot wrap */
 
@@ -24,12 +24,13 @@ static inline uint64_t tally_count(const struct ga_tally *t)
     return n;
 }
 
-/* A key ordered like the values of x, with -0 just below +0: 2|x| for
- * positive x, -2|x| - 1 = ~(2|x|) for negative x, without a branch. */
+/* A key ordered like the values of x, with -0 just below +0: |x| for
+ * positive x, -|x| - 1 = ~|x| for negative x (|x| the encoding without its
+ * sign, below 2^63 even in float64), without a branch. */
 static inline int64_t value_key(ga_bits x, ga_bits sign_mask)
 {
-    int64_t twice = 2 * (int64_t)(x & ~sign_mask);
-    return twice ^ -(int64_t)((x & sign_mask) != 0);
+    int64_t magnitude = (int64_t)(x & ~sign_mask);
+    return magnitude ^ -(int64_t)((x & sign_mask) != 0);
 }
 
 /* Larger error wins; ties go to the smaller x, then the smaller y: a total

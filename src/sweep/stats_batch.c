@@ -61,10 +61,11 @@ static inline __attribute__((always_inline)) uint64_t
 value_bits(const struct ga_format_layout *c, ga_bits y)
 {
     if (c->mbits == 23 && c->emax == 127 && c->sign_shift == 32) {  /* float32 */
+        uint32_t low = (uint32_t)y;
         float v;
         double d;
         uint64_t bits;
-        memcpy(&v, &y, sizeof v);
+        memcpy(&v, &low, sizeof v);
         d = v;
         memcpy(&bits, &d, sizeof bits);
         return bits;
@@ -88,7 +89,7 @@ exact_output(const struct ga_format_layout *c, enum ga_region r, ga_bits y,
 
     memcpy(&mant_bits, &t->exact.mant, sizeof mant_bits);
     if (r == GA_REGION_FAR_LEFT || y != t->rounded
-        || (unsigned long)(E - c->emin - 1) >= (unsigned long)(c->emax - c->emin + 1)
+        || (unsigned long)(E - c->emin - 1) >= (unsigned long)c->inline_exp_span
         || (mant_bits << 1 >> 53) != 0x3fe)
         return false;
     return value_bits(c, y) == mant_bits + ((uint64_t)E << 52)
@@ -132,7 +133,7 @@ fast_measure(const struct ga_format_layout *c, enum ga_region r, ga_bits y,
     /* The first case, y normal (then so is a correctly rounded |f| >= 2^emin);
      * in the far left the correctly rounded result is a zero. */
     if (r != GA_REGION_FAR_LEFT && ymag - c->min_normal < c->inf_magnitude - c->min_normal
-        && (unsigned long)(E - c->emin - 1) < (unsigned long)(c->emax - c->emin + 1)
+        && (unsigned long)(E - c->emin - 1) < (unsigned long)c->inline_exp_span
         && ga_error_binade(c, t) == E) {
         if (y != rounded
             && (rounded & ~c->sign_mask) - c->min_normal >= c->inf_magnitude - c->min_normal)
@@ -191,7 +192,7 @@ settle_zeros(struct ga_stats *s, enum ga_region r, const ga_bits *x, const ga_bi
     struct ga_tally *rs = &s->region[r].tally;
     bool want_exact = any_exact && may_win(rs, 0.0, 0.0, 0.0, min_x);
     bool want_under = any_under && may_win(rs, 0.0, 1.0, 0.0, min_x);
-    uint64_t best[2] = { UINT64_MAX, UINT64_MAX };  /* x << 32 | y */
+    bool found[2] = { false, false };  /* the least (x, y) of each kind, in encoding order */
     size_t at[2] = { 0, 0 };
 
     if (!want_exact && !want_under)
@@ -200,15 +201,14 @@ settle_zeros(struct ga_stats *s, enum ga_region r, const ga_bits *x, const ga_bi
         /* the tests scan_zeros counted them by */
         int k = exact_output(&s->err, r, y[i], &t[i]) ? 0
               : under_output(&s->err, r, y[i], &t[i]) ? 1 : -1;
-        uint64_t key = (uint64_t)x[i] << 32 | y[i];
-        if (k >= 0 && key < best[k]) {
-            best[k] = key;
+        if (k >= 0 && (!found[k] || x[i] < x[at[k]] || (x[i] == x[at[k]] && y[i] < y[at[k]]))) {
+            found[k] = true;
             at[k] = i;
         }
     }
-    if (want_exact && best[0] != UINT64_MAX)
+    if (want_exact && found[0])
         offer_maxima(s, rs, x[at[0]], y[at[0]], &t[at[0]]);
-    if (want_under && best[1] != UINT64_MAX)
+    if (want_under && found[1])
         offer_maxima(s, rs, x[at[1]], y[at[1]], &t[at[1]]);
 }
 
@@ -240,9 +240,9 @@ static inline __attribute__((always_inline)) int64_t
 key_in(const struct ga_region_bounds *b, enum ga_region r, ga_bits x)
 {
     if (r == GA_REGION_RIGHT)
-        return 2 * (int64_t)x;
+        return (int64_t)x;
     if (r == GA_REGION_FAR_LEFT || r == GA_REGION_LEFT_TAIL)
-        return ~(2 * (int64_t)(x & ~b->sign_mask));
+        return ~(int64_t)(x & ~b->sign_mask);
     return value_key(x, b->sign_mask);
 }
 
@@ -287,7 +287,7 @@ scan_zeros(const struct ga_format_layout *c, const struct ga_region_bounds *b,
     const ga_bits *yp = y + i;
     const struct ga_truth *tp = t + i;
     uint64_t count = 0;
-    ga_bits exact_lo = UINT32_MAX, exact_hi = 0, under_lo = UINT32_MAX;
+    ga_bits exact_lo = UINT64_MAX, exact_hi = 0, under_lo = UINT64_MAX;
 
     for (; xp < end; xp++, yp++, tp++) {
         const ga_bits xi = *xp;
@@ -571,7 +571,7 @@ add_run(struct ga_stats *s, const bool float32, const enum ga_region r,
     struct ga_region_stats *region = &s->region[r];
     struct ga_tally *rs = &region->tally;
     const size_t start = i;
-    struct zeros z = { 0, 0, UINT32_MAX, NO_KEY };
+    struct zeros z = { 0, 0, UINT64_MAX, NO_KEY };
     struct fast_error e;
 
     if (fast_measure(c, r, y[i], &t[i], &e) == FAST_NONE)
@@ -690,6 +690,7 @@ static const struct ga_format_layout float32_layout = {
     .bias = 127, .min_normal = 0x00800000u,
     .ulp_exp_min = -149, .subnormal_unit = 0x1p-149, .two_p = 0x1p24,
     .value_shift = 29, .sign_shift = 32, .value_bias = (uint64_t)(1023 - 127) << 52,
+    .inline_exp_span = 128 + 126,  /* emax + 1 - emin */
 };
 static const struct ga_region_bounds float32_bounds = {
     .sign_mask = 0x80000000u,
@@ -725,6 +726,7 @@ static bool is_float32(const struct ga_format_layout *c, const struct ga_region_
         && c->ulp_exp_min == k->ulp_exp_min && c->subnormal_unit == k->subnormal_unit
         && c->two_p == k->two_p && c->value_shift == k->value_shift
         && c->sign_shift == k->sign_shift && c->value_bias == k->value_bias
+        && c->inline_exp_span == k->inline_exp_span
         && memcmp(b, &float32_bounds, sizeof *b) == 0;
 }
 

@@ -59,14 +59,21 @@ int ga_truth_cast(const struct ga_format *in, ga_bits bits, const struct ga_form
     int status = GA_TRUTH_UNDECIDED;
     mpfr_t x, z, r;
 
-    if (ga_truth_special_cast(in, bits, f, o, out))
+    if (ga_truth_special_cast(in, bits, f, o, out)
+        || (in == f && ga_truth_identity(f, bits, out)))
         return GA_TRUTH_OK;
 
     saved = ga_mpfr_widen_range();
     mpfr_init2(x, 64);
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
+    /* a float64 input so large that the bound on the amplification overflows
+     * a double: no precision fits it, and only the left tail's bound answers */
+    if (64 + amplification > GA_ZIV_MAX_PRECISION && xd < 0 && left_tail_vanishes(x)) {
+        ga_truth_vanishing(f, true, out);
+        status = GA_TRUTH_OK;
+    }
     mpfr_inits2(64, z, r, (mpfr_ptr)0);
-    for (w = 64 + amplification; w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+    for (w = 64 + amplification; status != GA_TRUTH_OK && w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
         long k = w - amplification;
 
         mpfr_set_prec(z, w);

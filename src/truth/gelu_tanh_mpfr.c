@@ -64,14 +64,20 @@ int ga_gelu_tanh_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
     int status = GA_TRUTH_UNDECIDED;
     mpfr_t x, a, t, r;
 
-    if (ga_truth_special(f, bits, out))
+    if (ga_truth_special(f, bits, out) || ga_truth_identity(f, bits, out))
         return GA_TRUTH_OK;
 
     saved = ga_mpfr_widen_range();
     mpfr_init2(x, 64);
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
+    /* a float64 input so large that the bound on the amplification overflows
+     * a double: no precision fits it, and only the left tail's bound answers */
+    if (64 + amplification > GA_ZIV_MAX_PRECISION && xd < 0 && left_tail_vanishes(x)) {
+        ga_truth_vanishing(f, true, out);
+        status = GA_TRUTH_OK;
+    }
     mpfr_inits2(64, a, t, r, (mpfr_ptr)0);
-    for (w = 64 + amplification; w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+    for (w = 64 + amplification; status != GA_TRUTH_OK && w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
         long k = w - amplification;
 
         mpfr_set_prec(a, w);

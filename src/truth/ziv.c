@@ -111,6 +111,20 @@ int ga_truth_special_cast(const struct ga_format *in, ga_bits x, const struct ga
     return 1;
 }
 
+int ga_truth_identity(const struct ga_format *f, ga_bits x, struct ga_truth *out)
+{
+    double xd = ga_decode(f, x);
+    int e;
+
+    if (!(xd >= GA_TRUTH_IDENTITY_FROM) || isinf(xd) || f->precision > 53)
+        return 0;
+    out->rounded = x;
+    out->direction = -1;  /* f(x) < x */
+    out->exact.mant = frexp(xd, &e);
+    out->exact.exp = e;
+    return 1;
+}
+
 void ga_truth_vanishing(const struct ga_format *f, bool negative, struct ga_truth *out)
 {
     out->rounded = ga_zero(f, negative);

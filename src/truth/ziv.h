@@ -53,6 +53,17 @@ int ga_truth_special_cast(const struct ga_format *in, ga_bits x, const struct ga
  * subnormal (|f(x)| < 2^GA_EXACT_EXP_MIN): a zero of the given sign. */
 void ga_truth_vanishing(const struct ga_format *f, bool negative, struct ga_truth *out);
 
+/* Right-tail saturation, the same for both functions: for x >= 9,
+ * f(x) = x (1 - Q) with 0 < Q < 2^-54 (gelu: Q = Phi(-x) < phi(9)/9 < 2^-62
+ * by the Mills ratio; the tanh form: Q = 1/(1 + e^(2u)) < e^(-2u), u(9) > 33,
+ * so Q < 2^-95).  x (1 - 2^-54) is at or above the midpoint between x and
+ * the encoding below it in every format of at most 53 bits of precision, so
+ * f(x) rounds to x itself, from below; its 53-bit value is x too.  Spares
+ * the Ziv loop the precision of x^2 or x^3 (infinite in double past 2^512
+ * in float64).  Returns 1 (and fills *out) for such x, else 0. */
+#define GA_TRUTH_IDENTITY_FROM 9.0
+int ga_truth_identity(const struct ga_format *f, ga_bits x, struct ga_truth *out);
+
 /* The oracles compute in MPFR's widest exponent range, so that nothing under-
  * or overflows before the final rounding; the caller's range is restored. */
 struct ga_mpfr_range { mpfr_exp_t emin, emax; };

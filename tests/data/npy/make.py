@@ -53,7 +53,7 @@ def main():
     np.save("f32_be.npy", f32.astype(">f4"))
     # 2-D in Fortran order: shape (4, 4), fortran_order True.
     np.save("f32_2d_fortran.npy", np.asfortranarray(f32.reshape(4, 4)))
-    # float64: the wrong dtype for every format.
+    # float64: the format float64, and the wrong dtype for every other one.
     np.save("f64.npy", f32.astype("<f8"))
     # Truncated: the float32 file without its last 3 bytes.
     data = open("f32.npy", "rb").read()
