@@ -243,6 +243,10 @@ static void test_special_values(void **state)
         assert_true(ga_is_nan(f64, truth_bits(fn, NAN)));
         expect_truth(fn, 0x1p-1074, 0x1p-1074);
         expect_truth(fn, -0x1p-1074, -0.0);
+        /* +-1.5 times it: x/2 is no double, the value lies just past the
+         * midpoint on the side of x (1.5 + tiny rounds up, -1.5 + tiny down) */
+        expect_truth(fn, 0x1.8p-1073, 0x1p-1073);
+        expect_truth(fn, -0x1.8p-1073, -0x1p-1074);
         /* the largest finite inputs: x itself, and a zero of x's sign */
         expect_truth(fn, 0x1.fffffffffffffp1023, 0x1.fffffffffffffp1023);
         expect_truth(fn, -0x1.fffffffffffffp1023, -0.0);

@@ -93,7 +93,7 @@ int ga_truth_cast(const struct ga_format *in, ga_bits bits, const struct ga_form
         }
         mpfr_mul(r, r, x, MPFR_RNDN);
         mpfr_div_2ui(r, r, 1, MPFR_RNDN);
-        if (k >= 53 && ga_ziv_decide_overflow(f, o, r, k, xd / 2, xd > 0 ? xd : 0.0, out)) {
+        if (k >= 53 && ga_ziv_decide_overflow(f, o, r, k, ga_ziv_half_down(xd), xd > 0 ? xd : 0.0, out)) {
             out->exact = ga_exact_from_mpfr(r);
             status = GA_TRUTH_OK;
             break;

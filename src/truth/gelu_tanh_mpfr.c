@@ -106,7 +106,7 @@ int ga_gelu_tanh_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
         }
         mpfr_add_ui(t, t, 1, MPFR_RNDN);
         mpfr_div(r, x, t, MPFR_RNDN);
-        if (k >= 53 && ga_ziv_decide(f, r, k, xd / 2, xd > 0 ? xd : 0.0, out)) {
+        if (k >= 53 && ga_ziv_decide(f, r, k, ga_ziv_half_down(xd), xd > 0 ? xd : 0.0, out)) {
             out->exact = ga_exact_from_mpfr(r);
             status = GA_TRUTH_OK;
             break;

@@ -3,6 +3,7 @@
 #ifndef GA_ZIV_H
 #define GA_ZIV_H
 
+#include <math.h>
 #include <mpfr.h>
 
 #include "formats/format.h"
@@ -18,6 +19,15 @@
  * both functions satisfy x/2 < f(x) < max(x, 0) for x != 0 (0 < Phi, sigma
  * < 1, and > 1/2 for x > 0), which decides large x, where f(x) = x (1 - Q)
  * with Q far below 2^-4096, and x/2 when it is representable. */
+/* x/2 rounded toward -inf, the lower bound above: exact except for a float64
+ * subnormal with its last bit set, where the double quotient is rounded and a
+ * bound rounded up would cut the true value off (gelu(-2^-1074) lies just
+ * above -2^-1075, which a double cannot hold). */
+static inline double ga_ziv_half_down(double x)
+{
+    double h = x / 2;
+    return h * 2 == x ? h : nextafter(h, -INFINITY);
+}
 int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, double lower, double upper,
                   struct ga_truth *out);
 /* The same with an overflow convention that f allows.  A result that
