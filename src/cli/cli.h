@@ -35,5 +35,6 @@ int ga_cmd_grade(int argc, char **argv);
 int ga_cmd_check(int argc, char **argv);
 int ga_cmd_facts(int argc, char **argv);
 int ga_cmd_merge(int argc, char **argv);
+int ga_cmd_audit(int argc, char **argv);
 
 #endif

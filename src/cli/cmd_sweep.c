@@ -59,24 +59,6 @@ struct share_request {
     double interval_s;
 };
 
-/* --checkpoint-interval: a decimal number of seconds, 0 < S <= one day. */
-static int parse_interval(const char *text, double *seconds)
-{
-    char *end;
-    double v;
-
-    errno = 0;
-    v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno != 0 || !(v > 0 && v <= 86400)
-        || strspn(text, "0123456789.") != strlen(text)) {
-        ga_cli_error("sweep: --checkpoint-interval takes a decimal number of seconds above 0 "
-                     "and at most 86400, not '%s'", text);
-        return -1;
-    }
-    *seconds = v;
-    return 0;
-}
-
 static int save_checkpoint(void *ctx, const struct ga_partial *p)
 {
     const char *path = ctx;
@@ -309,7 +291,7 @@ int ga_cmd_sweep(int argc, char **argv)
         case 'P': sr.partial = optarg; break;
         case 'C': sr.checkpoint = optarg; break;
         case 'I':
-            if (parse_interval(optarg, &sr.interval_s) != 0)
+            if (ga_cli_checkpoint_interval("sweep", optarg, &sr.interval_s) != 0)
                 return GA_EXIT_USAGE;
             interval = optarg;
             break;

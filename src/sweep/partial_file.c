@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/atomic_file.h"
 #include "io/bytes.h"
+#include "io/whole_file.h"
 #include "sweep/shard.h"
 #include "sweep/stats_add.h"
 
@@ -164,19 +164,13 @@ enum ga_io_status ga_partial_encode(const struct ga_partial *p, unsigned char **
 enum ga_io_status ga_partial_write(const char *path, const struct ga_partial *p,
                                    struct ga_io_error *err)
 {
-    struct ga_atomic_file file;
     unsigned char *data;
     size_t size;
     enum ga_io_status s = ga_partial_encode(p, &data, &size, err);
 
     if (s != GA_IO_OK)
         return s;
-    if ((s = ga_atomic_open(&file, path, true, err)) == GA_IO_OK) {
-        if ((s = ga_atomic_write(&file, data, size, err)) == GA_IO_OK)
-            s = ga_atomic_commit(&file, err);
-        else
-            ga_atomic_abort(&file);
-    }
+    s = ga_whole_file_write(path, data, size, true, err);
     free(data);
     return s;
 }
@@ -441,39 +435,15 @@ enum ga_io_status ga_partial_decode(const unsigned char *data, size_t size,
 enum ga_io_status ga_partial_read(const char *path, struct ga_partial **out,
                                   struct ga_io_error *err)
 {
-    FILE *in = fopen(path, "rb");
-    unsigned char *data = NULL;
-    size_t size = 0, cap = 0;
+    unsigned char *data;
+    size_t size;
     struct ga_io_error why;
-    enum ga_io_status s;
+    enum ga_io_status s = ga_whole_file_read(path, MAX_FILE_BYTES, "partial file", &data, &size,
+                                             err);
 
     *out = NULL;
-    if (!in)
-        return ga_io_fail(err, GA_IO_SYSTEM, "%s: %s", path, strerror(errno));
-    for (;;) {
-        size_t got;
-        if (size == cap) {
-            unsigned char *grown = cap < MAX_FILE_BYTES ? realloc(data, cap ? 2 * cap : 65536) : NULL;
-            if (!grown) {
-                free(data);
-                fclose(in);
-                return cap < MAX_FILE_BYTES ? ga_io_fail(err, GA_IO_SYSTEM, "out of memory")
-                     : ga_io_fail(err, GA_IO_MALFORMED, "%s: larger than any partial file", path);
-            }
-            data = grown;
-            cap = cap ? 2 * cap : 65536;
-        }
-        got = fread(data + size, 1, cap - size, in);
-        size += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(in)) {
-        free(data);
-        fclose(in);
-        return ga_io_fail(err, GA_IO_SYSTEM, "%s: cannot read it", path);
-    }
-    fclose(in);
+    if (s != GA_IO_OK)
+        return s;
     s = ga_partial_decode(data, size, out, &why);
     free(data);
     if (s != GA_IO_OK)
