@@ -1,7 +1,8 @@
 #!/bin/bash
 # MPI (configure --with-mpi): 'mpirun -n P gelu-acc sweep' prints on rank 0
-# what one process prints, byte for byte, for P = 2 and 3 over loopback; an
-# error on one rank stops them all with a message instead of a hang.
+# what one process prints, and 'report' writes the directory one process
+# writes, byte for byte, for P = 2 and 3 over loopback; an error on one rank
+# stops them all with a message instead of a hang.
 # Skipped when gelu-acc was built without MPI (GELU_ACC_MPIRUN empty).
 . "${top_srcdir:-.}/tests/tap.sh"
 
@@ -41,6 +42,20 @@ done
 # 2^32 / 2^20 = 4096 inputs: one chunk, so two of three ranks have none
 check "float32 erfc, one chunk over 3 ranks = one process" \
     ranks 3 sweep --impl erfc --format float32 --domain stride:1048576 --json
+
+# report: rank 0 writes the directory one process writes, byte for byte
+report_ranks() {
+    local n=$1
+    shift
+    [ -d "$tmp/report_one" ] || "$GELU_ACC" report --out "$tmp/report_one" "$@" > /dev/null ||
+        return 1
+    mpi "$n" report --out "$tmp/report$n" "$@" --threads 1 > /dev/null || return 1
+    diff -r "$tmp/report_one" "$tmp/report$n"
+}
+for n in 2 3; do
+    check "report of bfloat16, float16, float32 stride:65536 over $n ranks = one process" \
+        report_ranks "$n" --formats bfloat16,float16,float32 --float32-domain stride:65536
+done
 
 # --partial under mpirun: rank 0 writes the merged partial, shard 1/1, which
 # merge prints as the sweep does.
@@ -88,4 +103,6 @@ check "--shard is refused under mpirun" \
     expect_status 2 mpi 2 sweep --impl erf --format bfloat16 --shard 1/2 --partial "$tmp/p"
 check "a command that does not run over ranks is refused" \
     expect_status 2 mpi 2 truth --format float32 1
+check "report --partial is refused under mpirun" \
+    expect_status 2 mpi 2 report --formats bfloat16 --partial "$tmp/p"
 finish

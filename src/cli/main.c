@@ -17,7 +17,7 @@ static const struct command {
     { "sweep", ga_cmd_sweep, "measure one implementation over a domain of inputs", 1 },
     { "merge", ga_cmd_merge, "merge the partial files of a sharded sweep into its results", 0 },
     { "audit", ga_cmd_audit, "check the fast oracle against MPFR on every input of a domain", 1 },
-    { "report", ga_cmd_report, "error tables of the whole catalogue, per format", 0 },
+    { "report", ga_cmd_report, "error tables of the whole catalogue, per format", 1 },
     { "inputs", ga_cmd_inputs, "write an input set for kernels run elsewhere", 0 },
     { "grade", ga_cmd_grade, "measure outputs computed elsewhere (GPU, PyTorch, JAX)", 0 },
     { "check", ga_cmd_check, "regression-test kernels against a baseline file", 0 },

@@ -49,20 +49,7 @@ enum ga_io_status ga_audit_encode(const struct ga_audit *a, unsigned char **data
         ga_bytes_put_u8(&w, (uint8_t)d->fast_dir);
         ga_bytes_put_u8(&w, d->kind);
     }
-    ga_bytes_put_u64(&w, ga_bytes_fnv1a(w.data, w.size, GA_FNV1A_START));
-    if (w.failed) {
-        ga_bytes_writer_free(&w);
-        return ga_io_fail(err, GA_IO_SYSTEM, "out of memory");
-    }
-    *data = w.data;
-    *size = w.size;
-    return ga_io_ok(err);
-}
-
-static void need(struct ga_byte_reader *r, bool ok, const char *why)
-{
-    if (!ok)
-        ga_bytes_fail(r, why);
+    return ga_bytes_close_frame(&w, data, size, err);
 }
 
 static bool dir_ok(int8_t d)
@@ -76,59 +63,44 @@ static void get_disagreement(struct ga_byte_reader *r, const struct ga_audit *a,
     uint64_t mask = a->format->bits >= 32 ? 0xffffffffu : ((uint64_t)1 << a->format->bits) - 1;
 
     d->index = ga_bytes_get_u64(r);
-    need(r, d->index < a->domain_size && (d->index >= after || after == 0), "a disagreement "
+    ga_bytes_need(r, d->index < a->domain_size && (d->index >= after || after == 0), "a disagreement "
          "outside the domain or out of order");
     d->x = ga_bytes_get_u32(r);
     d->mpfr = ga_bytes_get_u32(r);
     d->fast = ga_bytes_get_u32(r);
-    need(r, d->x <= mask && d->mpfr <= mask && d->fast <= mask, "an encoding outside the format");
+    ga_bytes_need(r, d->x <= mask && d->mpfr <= mask && d->fast <= mask, "an encoding outside the format");
     d->mpfr_dir = (int8_t)ga_bytes_get_u8(r);
     d->fast_dir = (int8_t)ga_bytes_get_u8(r);
-    need(r, dir_ok(d->mpfr_dir) && dir_ok(d->fast_dir), "a direction other than -1, 0, 1");
+    ga_bytes_need(r, dir_ok(d->mpfr_dir) && dir_ok(d->fast_dir), "a direction other than -1, 0, 1");
     d->kind = ga_bytes_get_u8(r);
-    need(r, d->kind <= GA_AUDIT_FAST_UNDECIDED, "an unknown kind of disagreement");
+    ga_bytes_need(r, d->kind <= GA_AUDIT_FAST_UNDECIDED, "an unknown kind of disagreement");
 }
 
 enum ga_io_status ga_audit_decode(const unsigned char *data, size_t size, struct ga_audit *a,
                                   struct ga_io_error *err)
 {
-    struct ga_byte_reader r = { .data = data, .size = size };
+    struct ga_byte_reader r;
     char name[64];
-    uint64_t sum, chunks, first, end;
-    uint32_t version;
+    uint64_t chunks, first, end;
+    enum ga_io_status s;
 
     memset(a, 0, sizeof *a);
-    if (size < MAGIC_LEN || memcmp(data, MAGIC, MAGIC_LEN) != 0)
-        return ga_io_fail(err, GA_IO_MALFORMED, "not an audit file of gelu-acc (it does not "
-                          "start with '%s')", MAGIC);
-    r.at = MAGIC_LEN;
-    version = ga_bytes_get_u32(&r);
-    if (r.failure || size < MAGIC_LEN + 4 + 8)
-        return ga_io_fail(err, GA_IO_MALFORMED, "cut short after its first %zu bytes", size);
-    if (version != VERSION)
-        return ga_io_fail(err, GA_IO_UNSUPPORTED, "audit file format version %u; this gelu-acc "
-                          "reads version %u", version, VERSION);
-    sum = ga_bytes_fnv1a(data, size - 8, GA_FNV1A_START);
-    r.at = size - 8;
-    if (ga_bytes_get_u64(&r) != sum)
-        return ga_io_fail(err, GA_IO_MALFORMED, "damaged or cut short (its checksum does not "
-                          "match its %zu bytes)", size);
-    r = (struct ga_byte_reader){ .data = data, .size = size - 8, .at = MAGIC_LEN + 4 };
-
+    if ((s = ga_bytes_open_frame(data, size, MAGIC, VERSION, "audit file", &r, err)) != GA_IO_OK)
+        return s;
     ga_bytes_get_str(&r, a->program, sizeof a->program);
     ga_bytes_get_str(&r, name, sizeof name);
-    need(&r, ga_function_by_name(name, &a->fn) == 0 && ga_function_is_forward(a->fn),
+    ga_bytes_need(&r, ga_function_by_name(name, &a->fn) == 0 && ga_function_is_forward(a->fn),
          "an unknown function");
     ga_bytes_get_str(&r, name, sizeof name);
-    need(&r, (a->format = ga_format_by_name(name)) != NULL, "an unknown format");
+    ga_bytes_need(&r, (a->format = ga_format_by_name(name)) != NULL, "an unknown format");
     ga_bytes_get_str(&r, a->domain, sizeof a->domain);
     a->domain_size = ga_bytes_get_u64(&r);
-    need(&r, a->domain_size >= 1 && a->domain_size <= GA_SWEEP_MAX_INPUTS, "a domain size "
+    ga_bytes_need(&r, a->domain_size >= 1 && a->domain_size <= GA_SWEEP_MAX_INPUTS, "a domain size "
          "outside 1 to 2^32");
     a->domain_digest = ga_bytes_get_u64(&r);
     a->shard = ga_bytes_get_u32(&r);
     a->shards = ga_bytes_get_u32(&r);
-    need(&r, a->shard >= 1 && a->shard <= a->shards && a->shards <= GA_SHARD_MAX,
+    ga_bytes_need(&r, a->shard >= 1 && a->shard <= a->shards && a->shards <= GA_SHARD_MAX,
          "a shard outside 1 <= K <= N <= 2^20");
     a->first = ga_bytes_get_u64(&r);
     a->end = ga_bytes_get_u64(&r);
@@ -136,22 +108,22 @@ enum ga_io_status ga_audit_decode(const unsigned char *data, size_t size, struct
     chunks = ga_sweep_chunk_count(a->domain_size);
     if (!r.failure)
         ga_shard_chunks(chunks, a->shard, a->shards, &first, &end);
-    need(&r, !r.failure && a->first == first && a->end == end && a->next >= first
+    ga_bytes_need(&r, !r.failure && a->first == first && a->end == end && a->next >= first
          && a->next <= end, "chunks that are not those of the shard");
     a->inputs = ga_bytes_get_u64(&r);
-    need(&r, !r.failure && a->inputs == ga_sweep_chunk_inputs(a->domain_size, a->first, a->next),
+    ga_bytes_need(&r, !r.failure && a->inputs == ga_sweep_chunk_inputs(a->domain_size, a->first, a->next),
          "an input count that is not that of the chunks audited");
     a->disagreements = ga_bytes_get_u64(&r);
-    need(&r, a->disagreements <= a->inputs, "more disagreements than inputs");
+    ga_bytes_need(&r, a->disagreements <= a->inputs, "more disagreements than inputs");
     a->cpu_s = ga_bytes_get_f64(&r);
-    need(&r, a->cpu_s >= 0 && a->cpu_s < 1e12, "a CPU time that is not a number of seconds");
+    ga_bytes_need(&r, a->cpu_s >= 0 && a->cpu_s < 1e12, "a CPU time that is not a number of seconds");
     a->listed = ga_bytes_get_u32(&r);
-    need(&r, a->listed <= GA_AUDIT_LISTED && a->listed <= a->disagreements
+    ga_bytes_need(&r, a->listed <= GA_AUDIT_LISTED && a->listed <= a->disagreements
          && (a->listed == GA_AUDIT_LISTED || a->listed == a->disagreements),
          "a list of disagreements that does not fit their count");
     for (uint32_t i = 0; !r.failure && i < a->listed; i++)
         get_disagreement(&r, a, &a->list[i], i ? a->list[i - 1].index + 1 : 0);
-    need(&r, r.at == r.size, "bytes follow the disagreements");
+    ga_bytes_need(&r, r.at == r.size, "bytes follow the disagreements");
     if (r.failure)
         return ga_io_fail(err, GA_IO_MALFORMED, "at byte %zu: %s", r.failed_at, r.failure);
     return ga_io_ok(err);
