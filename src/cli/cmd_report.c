@@ -631,88 +631,28 @@ static int report_shard(const char *formats, const char *f32_domain,
     return status;
 }
 
-/* Why ga_partials_merge refused, in a few words. */
-static const char *set_problem(enum ga_partial_set_status status)
-{
-    switch (status) {
-    case GA_PARTIALS_DIFFERENT: return "measured another way";
-    case GA_PARTIALS_SHARD_COUNT: return "another number of shards";
-    case GA_PARTIALS_INCOMPLETE: return "an unfinished shard";
-    case GA_PARTIALS_DUPLICATE: return "a shard given twice";
-    case GA_PARTIALS_MISSING: return "shards are missing";
-    case GA_PARTIALS_TOO_LARGE: return "a region would count 2^32 inputs";
-    default: return "out of memory";
-    }
-}
-
-/* The shards parts[0..n) of one report (each named by names[i], or rank i)
- * merged into *out, measurement by measurement. */
+/* Merge the shards parts[0..n) of one report (named names[i], or rank i)
+ * into *out; a message names the shard that does not fit. */
 static int merge_shares(struct ga_report_partial *parts, size_t n, char *const *names,
                         struct ga_report_partial *out)
 {
-    struct ga_partial **set = calloc(n, sizeof *set);
-    struct ga_partial_set_problem why;
+    struct ga_report_merge_problem why;
     char rank[48];
-    int status = GA_EXIT_OK;
 
-    if (!set) {
-        ga_cli_error("report: out of memory");
+    if (ga_report_partials_merge(parts, n, out, &why) == 0)
+        return GA_EXIT_OK;
+    if (why.no_memory) {
+        ga_cli_error("merge: out of memory");
         return GA_EXIT_INTERNAL;
     }
-    *out = parts[0];
-    out->nformats = 0;
-    out->shard = out->shards = 1;
-    for (size_t k = 1; k < n; k++) {
-        const struct ga_report_partial *a = &parts[0], *b = &parts[k];
-        bool same = strcmp(a->program, b->program) == 0 && strcmp(a->formats, b->formats) == 0
-                    && strcmp(a->float32_domain, b->float32_domain) == 0
-                    && strcmp(a->real_float32_domain, b->real_float32_domain) == 0
-                    && a->oracle == b->oracle && a->nformats == b->nformats;
-        for (size_t i = 0; same && i < a->nformats; i++)
-            same = a->format[i].format == b->format[i].format
-                   && a->format[i].count == b->format[i].count;
-        if (!same) {
-            snprintf(rank, sizeof rank, "the shard of rank %zu", k);
-            ga_cli_error("merge: %s: not a shard of the same report as %s (another program, "
-                         "formats, domain, oracle or set of implementations)",
-                         names ? names[k] : rank, names ? names[0] : "rank 0");
-            free(set);
-            return GA_EXIT_USAGE;
-        }
-    }
-    for (size_t i = 0; i < parts[0].nformats && status == GA_EXIT_OK; i++) {
-        size_t count = parts[0].format[i].count;
-        struct ga_report_partial_format *e;
-        if (ga_report_partial_add_format(out, parts[0].format[i].format, count) != 0) {
-            status = GA_EXIT_INTERNAL;
-            break;
-        }
-        e = &out->format[i];
-        for (size_t j = 0; j < count && status == GA_EXIT_OK; j++) {
-            for (size_t k = 0; k < n; k++)
-                set[k] = parts[k].format[i].parts[j];
-            if (ga_partials_merge(set, n, &e->parts[j], &why) != GA_PARTIALS_OK) {
-                snprintf(rank, sizeof rank, "the shard of rank %zu", why.index);
-                ga_cli_error("merge: %s: %s in %s: %s", names ? names[why.index] : rank,
-                             set[why.index]->id.impl, e->format->name, set_problem(why.status));
-                status = why.status == GA_PARTIALS_NO_MEMORY ? GA_EXIT_INTERNAL : GA_EXIT_USAGE;
-                break;
-            }
-            if (!parts[0].format[i].profiles[j])
-                continue;
-            if (!(e->profiles[j] = ga_profile_new(e->format))) {
-                status = GA_EXIT_INTERNAL;
-                break;
-            }
-            for (size_t k = 0; k < n; k++)
-                if (parts[k].format[i].profiles[j])
-                    ga_profile_merge(e->profiles[j], parts[k].format[i].profiles[j]);
-        }
-    }
-    if (status == GA_EXIT_INTERNAL)
-        ga_cli_error("report: out of memory");
-    free(set);
-    return status;
+    snprintf(rank, sizeof rank, "the shard of rank %zu", why.index);
+    if (why.impl)
+        ga_cli_error("merge: %s: %s in %s: %s", names ? names[why.index] : rank, why.impl,
+                     why.format, why.what);
+    else
+        ga_cli_error("merge: %s: %s %s", names ? names[why.index] : rank, why.what,
+                     names ? names[0] : "rank 0");
+    return GA_EXIT_USAGE;
 }
 
 /* The pages of merged shards, as one 'report' run writes them. */

@@ -50,6 +50,96 @@ bool ga_report_partial_is(const unsigned char *data, size_t size)
     return size >= MAGIC_LEN && memcmp(data, MAGIC, MAGIC_LEN) == 0;
 }
 
+/* Why ga_partials_merge refused, in a few words. */
+static const char *set_problem(enum ga_partial_set_status status)
+{
+    switch (status) {
+    case GA_PARTIALS_DIFFERENT: return "measured another way";
+    case GA_PARTIALS_SHARD_COUNT: return "another number of shards";
+    case GA_PARTIALS_INCOMPLETE: return "an unfinished shard";
+    case GA_PARTIALS_DUPLICATE: return "a shard given twice";
+    case GA_PARTIALS_MISSING: return "shards are missing";
+    case GA_PARTIALS_TOO_LARGE: return "a region would count 2^32 inputs";
+    default: return "out of memory";
+    }
+}
+
+/* Whether b is a shard of the report of a: options and plan. */
+static bool same_report(const struct ga_report_partial *a, const struct ga_report_partial *b)
+{
+    bool same = strcmp(a->program, b->program) == 0 && strcmp(a->formats, b->formats) == 0
+                && strcmp(a->float32_domain, b->float32_domain) == 0
+                && strcmp(a->real_float32_domain, b->real_float32_domain) == 0
+                && a->oracle == b->oracle && a->nformats == b->nformats;
+
+    for (size_t i = 0; same && i < a->nformats; i++)
+        same = a->format[i].format == b->format[i].format
+               && a->format[i].count == b->format[i].count;
+    return same;
+}
+
+/* Measurement j of format i of every part, merged into out's. */
+static int merge_one(struct ga_report_partial *parts, size_t n, size_t i, size_t j,
+                     struct ga_partial **set, struct ga_report_partial_format *e,
+                     struct ga_report_merge_problem *why)
+{
+    struct ga_partial_set_problem problem;
+
+    for (size_t k = 0; k < n; k++)
+        set[k] = parts[k].format[i].parts[j];
+    if (ga_partials_merge(set, n, &e->parts[j], &problem) != GA_PARTIALS_OK) {
+        why->no_memory = problem.status == GA_PARTIALS_NO_MEMORY;
+        why->index = problem.index;
+        why->impl = set[problem.index]->id.impl;
+        why->format = e->format->name;
+        why->what = set_problem(problem.status);
+        return -1;
+    }
+    if (!parts[0].format[i].profiles[j])
+        return 0;
+    if (!(e->profiles[j] = ga_profile_new(e->format))) {
+        why->no_memory = true;
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (parts[k].format[i].profiles[j])
+            ga_profile_merge(e->profiles[j], parts[k].format[i].profiles[j]);
+    return 0;
+}
+
+int ga_report_partials_merge(struct ga_report_partial *parts, size_t n,
+                             struct ga_report_partial *out, struct ga_report_merge_problem *why)
+{
+    struct ga_partial **set = calloc(n, sizeof *set);
+    int status = 0;
+
+    *why = (struct ga_report_merge_problem){ .no_memory = true };
+    memcpy(out, &parts[0], sizeof *out);
+    out->nformats = 0;
+    out->shard = out->shards = 1;
+    if (!set)
+        return -1;
+    for (size_t k = 1; k < n; k++)
+        if (!same_report(&parts[0], &parts[k])) {
+            *why = (struct ga_report_merge_problem){
+                .index = k, .what = "not a shard of the same report (another program, formats, "
+                "domain, oracle or set of implementations) as" };
+            free(set);
+            return -1;
+        }
+    for (size_t i = 0; i < parts[0].nformats && status == 0; i++) {
+        size_t count = parts[0].format[i].count;
+        if (ga_report_partial_add_format(out, parts[0].format[i].format, count) != 0) {
+            status = -1;
+            break;
+        }
+        for (size_t j = 0; j < count && status == 0; j++)
+            status = merge_one(parts, n, i, j, set, &out->format[i], why);
+    }
+    free(set);
+    return status;
+}
+
 /* --- writing --- */
 
 static void put_profile(struct ga_byte_writer *w, const struct ga_profile *p)

@@ -49,6 +49,22 @@ enum ga_io_status ga_report_partial_write(const char *path, const struct ga_repo
 enum ga_io_status ga_report_partial_read(const char *path, struct ga_report_partial *rp,
                                          struct ga_io_error *err);
 
+/* Why the shards of ga_report_partials_merge are not one report. */
+struct ga_report_merge_problem {
+    bool no_memory;
+    size_t index;          /* the part that does not fit */
+    const char *impl;      /* the measurement that does not merge, or NULL */
+    const char *format;
+    const char *what;      /* a few words */
+};
+
+/* Merge n shards of one report (same program, formats, domains, oracle,
+ * plan; every shard once, finished) into *out, shard 1 of 1, measurement by
+ * measurement; free *out with ga_report_partial_free in every case.  0, or
+ * -1 and *why. */
+int ga_report_partials_merge(struct ga_report_partial *parts, size_t n,
+                             struct ga_report_partial *out, struct ga_report_merge_problem *why);
+
 /* Whether data starts as a report partial does (merge tells them apart). */
 bool ga_report_partial_is(const unsigned char *data, size_t size);
 
