@@ -48,16 +48,8 @@ static void report_partial(const unsigned char *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    unsigned char *copy = malloc(size + 1);
+    unsigned char *copy = fuzz_checksummed(data, size);
 
-    FUZZ_ASSERT(copy);
-    if (size)
-        memcpy(copy, data, size);
-    if (size >= 8) {
-        uint64_t sum = ga_bytes_fnv1a(copy, size - 8, GA_FNV1A_START);
-        for (int i = 0; i < 8; i++)
-            copy[size - 8 + (size_t)i] = (unsigned char)(sum >> (8 * i));
-    }
     if (ga_report_partial_is(copy, size))
         report_partial(copy, size);
     else
