@@ -6,13 +6,15 @@
 #
 # Required (the build and 'make check'): the compiler and Autotools, MPFR,
 # GMP, CMocka, Python 3 with NumPy.  For the checks that skip without them:
-# chromium and fonts-liberation (the HTML render check) and valgrind (.ci/run).
+# chromium and fonts-liberation (the HTML render check) and valgrind (.ci/run);
+# OpenMPI (libopenmpi-dev openmpi-bin) for ./configure --with-mpi and its tests.
 set -eu
 cd "$(dirname "$0")/.."
 
 required="build-essential autoconf automake libtool pkg-config libmpfr-dev libgmp-dev
 libcmocka-dev python3 python3-numpy"
-optional="chromium fonts-liberation valgrind libtorch-dev libdnnl-dev libsleef-dev libeigen3-dev"
+optional="chromium fonts-liberation valgrind libtorch-dev libdnnl-dev libsleef-dev libeigen3-dev
+libopenmpi-dev openmpi-bin"
 if [ "${1:-}" = --fuzzing ]; then
     required="$required clang libclang-rt-14-dev"  # libFuzzer, ASan and UBSan for clang
     shift

@@ -126,26 +126,12 @@ check "sweep --max-failures with --shard is refused" \
 # saved every second, killed once a checkpoint exists; the same command
 # resumes.
 ck_args() { echo --impl erf --format float32 --domain stride:$stride --threads 1 --json; }
-stride=1024
-while :; do
-    start=$(date +%s%N)
-    "$GELU_ACC" sweep $(ck_args) > "$tmp/uninterrupted"
-    [ $(( ($(date +%s%N) - start) / 1000000 )) -lt 3000 ] && [ $stride -gt 1 ] || break
-    stride=$((stride / 4))
-done
+uninterrupted() { "$GELU_ACC" sweep $(ck_args) > "$tmp/uninterrupted"; }
+stride_for_seconds 3000 uninterrupted  # its last run is the uninterrupted one
 echo "# checkpoint tests on stride:$stride"
 resume_after_kill() {
-    local pid status=0 waited=0
-    rm -f "$tmp/ck"
-    "$GELU_ACC" sweep $(ck_args) --checkpoint "$tmp/ck" --checkpoint-interval 1 > /dev/null &
-    pid=$!
-    while [ ! -e "$tmp/ck" ] && [ $waited -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
-    kill -KILL $pid 2>/dev/null
-    wait $pid || status=$?
-    if [ $status -ne 137 ]; then
-        echo "the sweep was not killed mid-way (exit status $status)"
-        return 1
-    fi
+    killed_after_checkpoint "$tmp/ck" "$GELU_ACC" sweep $(ck_args) --checkpoint "$tmp/ck" \
+        --checkpoint-interval 1 || return 1
     # the checkpoint is an unfinished shard 1/1: merge says so
     if "$GELU_ACC" merge "$tmp/ck" > /dev/null 2> "$tmp/merge_err" \
         || ! grep -q 'is unfinished' "$tmp/merge_err"; then

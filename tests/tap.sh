@@ -39,6 +39,35 @@ stderr_has() {
     grep -qF -- "$1" "$tmp/err" || { echo "stderr lacks '$1':"; cat "$tmp/err"; return 1; }
 }
 
+# stride_for_seconds MS COMMAND...: the coarsest stride, from 1024 down by
+# factors of 4, at which COMMAND (which reads $stride) runs MS milliseconds
+# or more (or 1); sets stride.
+stride_for_seconds() {
+    local ms=$1 start
+    shift
+    stride=1024
+    while :; do
+        start=$(date +%s%N)
+        "$@" > /dev/null
+        [ $(( ($(date +%s%N) - start) / 1000000 )) -lt "$ms" ] && [ $stride -gt 1 ] || break
+        stride=$((stride / 4))
+    done
+}
+
+# killed_after_checkpoint FILE COMMAND...: run COMMAND in the background and
+# SIGKILL it once FILE exists; ok when it died of the signal, mid-way.
+killed_after_checkpoint() {
+    local file=$1 pid status=0 waited=0
+    shift
+    rm -f "$file"
+    "$@" > /dev/null &
+    pid=$!
+    while [ ! -e "$file" ] && [ $waited -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
+    kill -KILL $pid 2>/dev/null
+    wait $pid || status=$?
+    [ $status -eq 137 ] || { echo "not killed mid-way (exit status $status)"; return 1; }
+}
+
 finish() {
     echo "1..$tap_count"
     [ "$tap_failed" -eq 0 ]

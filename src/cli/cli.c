@@ -1,4 +1,5 @@
 #include "cli/cli.h"
+#include "cli/ranks.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -7,13 +8,18 @@
 
 void ga_cli_error(const char *fmt, ...)
 {
+    char message[16384];
+    int at = 0;
     va_list ap;
 
-    fputs("gelu-acc: ", stderr);
+    /* one write per message, so that the lines of several ranks do not mix */
+    if (ga_ranks_count() > 1)
+        at = snprintf(message, sizeof message, "rank %u of %u: ", ga_ranks_rank(),
+                      ga_ranks_count());
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(message + at, sizeof message - (size_t)at, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "gelu-acc: %s\n", message);
 }
 
 const struct ga_format *ga_cli_format(const char *name)

@@ -3,6 +3,9 @@
 #ifndef GA_CLI_H
 #define GA_CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "formats/format.h"
 #include "truth/function.h"
 #include "truth/truth.h"
@@ -35,6 +38,11 @@ int ga_cmd_grade(int argc, char **argv);
 int ga_cmd_check(int argc, char **argv);
 int ga_cmd_facts(int argc, char **argv);
 int ga_cmd_merge(int argc, char **argv);
+int ga_cmd_audit(int argc, char **argv);
+
+/* merge --out DIR of report partials (cmd_report.c): the pages one report
+ * writes. */
+int ga_cli_report_merge(char **names, size_t n, const char *dir, bool force);
 
 /* gelu-acc sweep --format FORMAT --input-format WIDE [--domain D]: GELU
  * fused with a cast (sweep_cast.c).  Returns a GA_EXIT_* status. */

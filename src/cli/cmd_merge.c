@@ -11,6 +11,7 @@
 
 static const char help[] =
     "usage: gelu-acc merge [--json | --csv] PARTIAL...\n"
+    "       gelu-acc merge --out DIR [--force] REPORT-PARTIAL...\n"
     "\n"
     "Merges the partial files that 'gelu-acc sweep --shard K/N --partial FILE'\n"
     "wrote for K = 1 .. N, and prints what the sweep of the whole domain prints\n"
@@ -19,6 +20,9 @@ static const char help[] =
     "reference, oracle, domain and options; a missing or repeated shard, or a\n"
     "file of another sweep, is refused with the file and the field named.\n"
     "A file: domain is read again (from the same path) for the failing inputs.\n"
+    "With --out, merges the files of 'gelu-acc report --shard K/N --partial FILE'\n"
+    "and writes into DIR the pages, tables and plots one report writes, byte for\n"
+    "byte (--force as for report); merge where the same real libraries run.\n"
     "File format: doc/partial-format.md.\n"
     "Exit status: 0 merged, 1 the kernel failed in some shard, 2 usage or input\n"
     "error.\n";
@@ -100,6 +104,8 @@ int ga_cmd_merge(int argc, char **argv)
     static const struct option options[] = {
         { "json", no_argument, NULL, 'j' },
         { "csv", no_argument, NULL, 'c' },
+        { "out", required_argument, NULL, 'o' },
+        { "force", no_argument, NULL, 'F' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -107,6 +113,8 @@ int ga_cmd_merge(int argc, char **argv)
     struct ga_partial **parts, *all = NULL;
     struct ga_partial_set_problem why;
     struct ga_domain d;
+    const char *dir = NULL;
+    bool force = false;
     size_t n = 0;
     int opt, status = GA_EXIT_USAGE;
 
@@ -118,6 +126,8 @@ int ga_cmd_merge(int argc, char **argv)
             if (ga_cli_choose_form("merge", opt, &form) != 0)
                 return GA_EXIT_USAGE;
             break;
+        case 'o': dir = optarg; break;
+        case 'F': force = true; break;
         case 'h':
             fputs(help, stdout);
             return GA_EXIT_OK;
@@ -128,6 +138,16 @@ int ga_cmd_merge(int argc, char **argv)
     }
     if (optind >= argc) {
         ga_cli_error("merge: give the partial files of every shard (see 'gelu-acc merge --help')");
+        return GA_EXIT_USAGE;
+    }
+    if (dir && form != GA_CLI_TEXT) {
+        ga_cli_error("merge: --out writes a report's pages: --json and --csv do not apply");
+        return GA_EXIT_USAGE;
+    }
+    if (dir)
+        return ga_cli_report_merge(argv + optind, (size_t)(argc - optind), dir, force);
+    if (force) {
+        ga_cli_error("merge: --force goes with --out DIR");
         return GA_EXIT_USAGE;
     }
     if (!(parts = calloc((size_t)(argc - optind), sizeof *parts))) {

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config.h"
 #include "cli/measure.h"
+#include "cli/ranks.h"
 #include "report/facts.h"
 #include "report/cast_section.h"
 #include "report/html.h"
@@ -19,6 +21,8 @@
 #include "report/report_marker.h"
 #include "report/result.h"
 #include "sweep/graded.h"
+#include "sweep/report_partial.h"
+#include "sweep/shard.h"
 
 /* The float64 report's sample: 10^7 random encodings (random sign, exponent
  * and fraction, seed 1), then 10^7 of [-40, 10] on a fixed stride in value
@@ -30,6 +34,8 @@ static const char help[] =
     "                       [--real-float32-domain D] [--float64-domain D]\n"
     "                       [--real-outputs MANIFEST]...\n"
     "                       [--oracle fast|mpfr] [--threads N] [--force]\n"
+    "       gelu-acc report --shard K/N --partial FILE [--formats LIST]\n"
+    "                       [--float32-domain D] [--real-float32-domain D] [--oracle ...]\n"
     "\n"
     "Measures every catalogue implementation of each format (default: bfloat16,\n"
     "float16, float32 and the small formats float8_e4m3fn, float8_e5m2,\n"
@@ -50,7 +56,12 @@ static const char help[] =
     "inputs.  DIR is created if missing; an existing DIR that gelu-acc did not\n"
     "write is refused unless --force, and so is replacing exhaustive float32\n"
     "tables in DIR "
-    "with a sample.\n";
+    "with a sample.\n"
+    "--shard K/N --partial FILE measures shard K of N of every measurement and\n"
+    "writes its state (statistics and plot data) to FILE instead of pages;\n"
+    "'gelu-acc merge --out DIR' of the N files writes what one report writes,\n"
+    "byte for byte.  Under mpirun (a gelu-acc built with MPI) the ranks are the\n"
+    "shards and rank 0 writes DIR.  --real-outputs is not sharded.\n";
 
 /* What each format is measured on: every encoding where there are few
  * enough, else the domain given for its width. */
@@ -58,6 +69,18 @@ static const char *format_domain(const struct ga_format *f, const char *f32_doma
                                  const char *f64_domain)
 {
     return !ga_is_enumerable(f) ? f64_domain : f->bits > 16 ? f32_domain : "all";
+}
+
+/* Whether the --formats list names a format too wide to enumerate. */
+static bool lists_float64(const char *formats)
+{
+    char list[256];
+
+    snprintf(list, sizeof list, "%s", formats);
+    for (char *name = strtok(list, ","); name; name = strtok(NULL, ","))
+        if (!ga_is_enumerable(ga_format_by_name(name)))
+            return true;
+    return false;
 }
 
 /* --real-outputs manifests, at most this many. */
@@ -322,12 +345,124 @@ static size_t outside_count(const struct ga_format *f, const struct ga_real_outp
     return n;
 }
 
+/* Where report_format gets its measurements: swept here (shard 1/1 is the
+ * whole domain), or taken from merged shards; with save, a shard's state is
+ * stored there and no page is written. */
+#define SHARE_SAVED (-1)  /* report_format: the shard's state stored, no page */
+
+struct report_share {
+    uint32_t shard, shards;
+    struct ga_report_partial *save;     /* --partial, or a rank under mpirun */
+    struct ga_report_partial *merged;   /* merge: nothing is swept */
+    size_t format;                      /* the index of the format in save or merged */
+};
+
+/* Sweep shard k of n of domain d for m[0..count): the sweep's chunks of the
+ * shard (none: nothing measured, the statistics stay empty). */
+static int sweep_share(const struct ga_format *f, const struct ga_domain *d,
+                       struct ga_measurement *m, size_t count, struct ga_sweep_options so,
+                       const struct report_share *share)
+{
+    uint64_t first, end;
+
+    ga_shard_chunks(ga_sweep_chunk_count(d->size), share->shard, share->shards, &first, &end);
+    if (count == 0 || first >= end)
+        return GA_EXIT_OK;
+    so.first_chunk = first;
+    so.end_chunk = end;
+    return ga_cli_sweep("report", f, d, m, count, so, f->name);
+}
+
+/* The state of the shard: each measurement as a partial of its domain, with
+ * its profile. */
+static int save_share(const struct ga_format *f, struct ga_measurement *m, size_t n,
+                      size_t nreal, const struct ga_domain *domain,
+                      const struct ga_domain *real_domain, const struct ga_sweep_options *base,
+                      const struct report_share *share)
+{
+    struct ga_report_partial *rp = share->save;
+    struct ga_report_partial_format *e = &rp->format[rp->nformats];
+    struct ga_partial_identity *id = malloc(sizeof *id);
+    int status = GA_EXIT_OK;
+
+    if (!id || ga_report_partial_add_format(rp, f, n + nreal) != 0) {
+        free(id);
+        ga_cli_error("report: out of memory");
+        return GA_EXIT_INTERNAL;
+    }
+    for (size_t j = 0; j < n + nreal && status == GA_EXIT_OK; j++) {
+        const struct ga_domain *d = j < n ? domain : real_domain;
+        struct ga_partial *p;
+        if (ga_partial_identity_init(id, PACKAGE_NAME " " PACKAGE_VERSION, f, m[j].impl->name,
+                                     &m[j], d, base->oracle, 0, 0) != 0
+            || !(p = ga_partial_new(id, share->shard, share->shards))) {
+            ga_cli_error("report: out of memory");
+            status = GA_EXIT_INTERNAL;
+            break;
+        }
+        e->parts[j] = p;
+        if (m[j].stats && ga_measurement_merge(&p->m, &m[j]) != GA_SWEEP_OK) {
+            ga_cli_error("report: one region would count 2^32 inputs");
+            status = GA_EXIT_USAGE;
+        }
+        p->next = p->end;
+        if (m[j].want_profile) {
+            e->profiles[j] = m[j].profile ? m[j].profile : ga_profile_new(f);
+            m[j].profile = NULL;
+            if (!e->profiles[j])
+                status = GA_EXIT_INTERNAL;
+        }
+    }
+    free(id);
+    return status;
+}
+
+/* The measurements of merged shards into the plan's m[0..count): their
+ * kernels must be the plan's (the same catalogue and real libraries). */
+static int take_merged(const struct ga_format *f, struct ga_measurement *m, size_t count,
+                       size_t n, const struct ga_domain *domain,
+                       const struct ga_domain *real_domain, struct report_share *share)
+{
+    struct ga_report_partial_format *e = &share->merged->format[share->format];
+
+    if (e->format != f || e->count != count) {
+        ga_cli_error("report: the shards measured %zu implementations in %s, this gelu-acc "
+                     "plans %zu (merge where the same real libraries run)", e->count, f->name,
+                     count);
+        return GA_EXIT_USAGE;
+    }
+    for (size_t j = 0; j < count; j++) {
+        struct ga_partial *p = e->parts[j];
+        const struct ga_domain *d = j < n ? domain : real_domain;
+        struct ga_measurement *mj = &m[j];
+        if (strcmp(p->id.impl, mj->impl->name) != 0 || p->id.reference != mj->reference
+            || p->id.domain_size != d->size) {
+            ga_cli_error("report: the shards' measurement %zu of %s is %s, this gelu-acc plans "
+                         "%s (merge where the same real libraries run)", j + 1, f->name,
+                         p->id.impl, mj->impl->name);
+            return GA_EXIT_USAGE;
+        }
+        mj->stats = p->m.stats;
+        p->m.stats = NULL;
+        mj->profile = e->profiles[j];
+        e->profiles[j] = NULL;
+        mj->failed = p->m.failed;
+        mj->failed_inputs = p->m.failed_inputs;
+        mj->failed_batches = p->m.failed_batches;
+        mj->skipped_inputs = p->m.skipped_inputs;
+        mj->failure_spans = p->m.failure_spans;
+        mj->failure_count = p->m.failure_count;
+        memcpy(mj->failures, p->m.failures, sizeof mj->failures);
+    }
+    return GA_EXIT_OK;
+}
+
 /* The models sweep domain_spec; the real libraries real_spec, in the same
  * pass when it is the same domain.  *measured says over what. */
 static int report_format(const char *dir, const struct ga_format *f, const char *domain_spec,
                          const char *real_spec, const struct ga_real_outputs *ro, size_t nro,
                          const struct ga_sweep_options *base, const char *how,
-                         struct ga_report_domain *measured)
+                         struct ga_report_domain *measured, struct report_share *share)
 {
     size_t outside = 2 * outside_count(f, ro, nro);
     size_t max = ga_report_plan_max() + ga_report_plan_real_max(), n, nreal;
@@ -367,12 +502,19 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     }
     if (!separate)
         real_domain = domain;
-    if (separate) {
-        status = ga_cli_sweep("report", f, &domain, m, n, *base, f->name);
+    if (share->merged) {
+        status = take_merged(f, m, n + nreal, n, &domain, &real_domain, share);
+    } else if (separate) {
+        status = sweep_share(f, &domain, m, n, *base, share);
         if (status == GA_EXIT_OK)
-            status = ga_cli_sweep("report", f, &real_domain, m + n, nreal, *base, f->name);
+            status = sweep_share(f, &real_domain, m + n, nreal, *base, share);
     } else {
-        status = ga_cli_sweep("report", f, &domain, m, n + nreal, *base, f->name);
+        status = sweep_share(f, &domain, m, n + nreal, *base, share);
+    }
+    if (status == GA_EXIT_OK && share->save) {
+        status = save_share(f, m, n, nreal, &domain, &real_domain, base, share);
+        n = nreal = 0;  /* no page */
+        status = status == GA_EXIT_OK ? SHARE_SAVED : status;
     }
     for (size_t i = 0; status == GA_EXIT_OK && i < n + nreal; i++)
         if (ga_result_from_measurement(&results[i], &m[i], i < n ? &domain : &real_domain,
@@ -413,7 +555,9 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
             status = GA_EXIT_USAGE;
         }
     }
-    if (status == GA_EXIT_OK && n > 0) {
+    if (status == SHARE_SAVED)
+        status = GA_EXIT_OK;
+    if (status == GA_EXIT_OK && n > 0 && measured) {
         measured->known = true;
         measured->count = results[0].region[GA_REGION_ALL].count;
         snprintf(measured->domain, sizeof measured->domain, "%s", results[0].domain);
@@ -481,7 +625,7 @@ static int read_manifests(const char *const *paths, size_t n, struct ga_real_out
 static int report_all(const char *dir, const char *formats, const char *f32_domain,
                       const char *real_f32_domain, const char *f64_domain,
                       const struct ga_real_outputs *ro, size_t nro,
-                      const struct ga_sweep_options *so, bool force)
+                      const struct ga_sweep_options *so, bool force, struct report_share *share)
 {
     struct ga_io_error io;
     struct ga_report_marker measured;
@@ -520,7 +664,9 @@ static int report_all(const char *dir, const char *formats, const char *f32_doma
                  f->bits > 16 ? domain : "",
                  strcmp(real, domain) ? " --real-float32-domain " : "",
                  strcmp(real, domain) ? real : "");
-        status = report_format(dir, f, domain, real, ro, nro, so, how, &measured.format[f->id]);
+        status = report_format(dir, f, domain, real, ro, nro, so, how, &measured.format[f->id],
+                               share);
+        share->format++;
         if (status == GA_EXIT_OK && ga_report_marker_write(dir, &measured, &io) != GA_IO_OK) {
             ga_cli_error("report: %s", io.message);
             status = GA_EXIT_USAGE;
@@ -546,6 +692,154 @@ static int report_all(const char *dir, const char *formats, const char *f32_doma
     return status;
 }
 
+/* A shard of every format of the list into share->save (no page). */
+static int report_shard(const char *formats, const char *f32_domain,
+                        const char *real_f32_domain, const struct ga_sweep_options *so,
+                        struct report_share *share)
+{
+    char list[256];
+    int status = GA_EXIT_OK;
+
+    snprintf(list, sizeof list, "%s", formats);
+    for (char *name = strtok(list, ","); name && status == GA_EXIT_OK; name = strtok(NULL, ",")) {
+        const struct ga_format *f = ga_format_by_name(name);
+        const char *domain = f->bits > 16 ? f32_domain : "all";
+        const char *real = f->bits > 16 && real_f32_domain ? real_f32_domain : domain;
+        status = report_format(NULL, f, domain, real, NULL, 0, so, "", NULL, share);
+    }
+    return status;
+}
+
+/* Merge the shards parts[0..n) of one report (named names[i], or rank i)
+ * into *out; a message names the shard that does not fit. */
+static int merge_shares(struct ga_report_partial *parts, size_t n, char *const *names,
+                        struct ga_report_partial *out)
+{
+    struct ga_report_merge_problem why;
+    char rank[48];
+
+    if (ga_report_partials_merge(parts, n, out, &why) == 0)
+        return GA_EXIT_OK;
+    if (why.no_memory) {
+        ga_cli_error("merge: out of memory");
+        return GA_EXIT_INTERNAL;
+    }
+    snprintf(rank, sizeof rank, "the shard of rank %zu", why.index);
+    if (why.impl)
+        ga_cli_error("merge: %s: %s in %s: %s", names ? names[why.index] : rank, why.impl,
+                     why.format, why.what);
+    else
+        ga_cli_error("merge: %s: %s %s", names ? names[why.index] : rank, why.what,
+                     names ? names[0] : "rank 0");
+    return GA_EXIT_USAGE;
+}
+
+/* The pages of merged shards, as one 'report' run writes them. */
+static int write_merged(struct ga_report_partial *all, const char *dir, bool force)
+{
+    struct ga_sweep_options so = { .oracle = all->oracle };
+    struct report_share share = { .shard = 1, .shards = 1, .merged = all };
+
+    return report_all(dir, all->formats, all->float32_domain,
+                      all->real_float32_domain[0] ? all->real_float32_domain : NULL, NULL, 0,
+                      &so, force, &share);
+}
+
+int ga_cli_report_merge(char **names, size_t n, const char *dir, bool force)
+{
+    struct ga_report_partial *parts = calloc(n, sizeof *parts), all = { 0 };
+    struct ga_io_error err;
+    size_t read = 0;
+    int status = GA_EXIT_USAGE;
+
+    if (!parts) {
+        ga_cli_error("merge: out of memory");
+        return GA_EXIT_INTERNAL;
+    }
+    for (; read < n; read++)
+        if (ga_report_partial_read(names[read], &parts[read], &err) != GA_IO_OK) {
+            ga_cli_error("merge: %s", err.message);
+            read++;  /* freed below, whatever it holds */
+            goto done;
+        }
+    if ((status = merge_shares(parts, n, names, &all)) == GA_EXIT_OK)
+        status = write_merged(&all, dir, force);
+done:
+    for (size_t k = 0; k < read; k++)
+        ga_report_partial_free(&parts[k]);
+    ga_report_partial_free(&all);
+    free(parts);
+    return status;
+}
+
+/* Under mpirun: every rank's shard to rank 0, which merges and writes. */
+static int merge_ranks(struct ga_report_partial *mine, const char *dir, bool force)
+{
+    unsigned char *data, **all = NULL;
+    size_t size, *sizes = NULL;
+    unsigned ranks = ga_ranks_count(), decoded = 0;
+    struct ga_report_partial *parts = calloc(ranks, sizeof *parts), merged = { 0 };
+    struct ga_io_error err;
+    int status = GA_EXIT_INTERNAL;
+
+    if (!parts || ga_report_partial_encode(mine, &data, &size, &err) != GA_IO_OK) {
+        ga_cli_error("report: out of memory");
+        free(parts);
+        return GA_EXIT_INTERNAL;
+    }
+    if (ga_ranks_gather(data, size, &all, &sizes) == 0)
+        status = GA_EXIT_OK;
+    free(data);
+    for (; status == GA_EXIT_OK && all && decoded < ranks; decoded++)
+        if (ga_report_partial_decode(all[decoded], sizes[decoded], &parts[decoded], &err)
+            != GA_IO_OK) {
+            ga_cli_error("report: the shard of rank %u: %s", decoded, err.message);
+            status = GA_EXIT_INTERNAL;
+        }
+    ga_ranks_gather_free(all, sizes);
+    if (status == GA_EXIT_OK && ga_ranks_rank() == 0
+        && (status = merge_shares(parts, ranks, NULL, &merged)) == GA_EXIT_OK)
+        status = write_merged(&merged, dir, force);
+    for (unsigned k = 0; k < decoded; k++)
+        ga_report_partial_free(&parts[k]);
+    ga_report_partial_free(&merged);
+    free(parts);
+    return status;
+}
+
+/* --shard K/N --partial FILE, or this rank's shard under mpirun. */
+static int report_shards(const char *formats, const char *f32_domain,
+                         const char *real_f32_domain, const struct ga_sweep_options *so,
+                         struct report_share *share, const char *partial, const char *dir,
+                         bool force)
+{
+    struct ga_report_partial mine = { .oracle = so->oracle };
+    struct ga_io_error err;
+    int status;
+
+    if (ga_ranks_count() > 1) {
+        share->shard = ga_ranks_rank() + 1;
+        share->shards = ga_ranks_count();
+    }
+    snprintf(mine.program, sizeof mine.program, "%s %s", PACKAGE_NAME, PACKAGE_VERSION);
+    snprintf(mine.formats, sizeof mine.formats, "%s", formats);
+    snprintf(mine.float32_domain, sizeof mine.float32_domain, "%s", f32_domain);
+    snprintf(mine.real_float32_domain, sizeof mine.real_float32_domain, "%s",
+             real_f32_domain ? real_f32_domain : "");
+    mine.shard = share->shard;
+    mine.shards = share->shards;
+    share->save = &mine;
+    status = report_shard(formats, f32_domain, real_f32_domain, so, share);
+    if (status == GA_EXIT_OK && ga_ranks_count() > 1) {
+        status = merge_ranks(&mine, dir, force);
+    } else if (status == GA_EXIT_OK && ga_report_partial_write(partial, &mine, &err) != GA_IO_OK) {
+        ga_cli_error("report: partial: %s", err.message);
+        status = GA_EXIT_USAGE;
+    }
+    ga_report_partial_free(&mine);
+    return status;
+}
+
 int ga_cmd_report(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -558,9 +852,13 @@ int ga_cmd_report(int argc, char **argv)
         { "oracle", required_argument, NULL, 'O' },
         { "threads", required_argument, NULL, 't' },
         { "force", no_argument, NULL, 'F' },
+        { "shard", required_argument, NULL, 'S' },
+        { "partial", required_argument, NULL, 'P' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
+    struct report_share share = { .shard = 1, .shards = 1 };
+    const char *partial = NULL;
     const char *dir = NULL, *formats = GA_REPORT_FORMATS, *f32_domain = "stride:4096",
                *real_f32_domain = NULL, *f64_domain = GA_REPORT_FLOAT64_DOMAIN;
     struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST };
@@ -595,6 +893,14 @@ int ga_cmd_report(int argc, char **argv)
             if (ga_cli_threads("report", optarg, &so.threads) != 0)
                 return GA_EXIT_USAGE;
             break;
+        case 'S':
+            if (ga_shard_parse(optarg, &share.shard, &share.shards) != 0) {
+                ga_cli_error("report: --shard takes K/N with 1 <= K <= N <= %u, not '%s'",
+                             GA_SHARD_MAX, optarg);
+                return GA_EXIT_USAGE;
+            }
+            break;
+        case 'P': partial = optarg; break;
         case 'h':
             fputs(help, stdout);
             return GA_EXIT_OK;
@@ -603,17 +909,42 @@ int ga_cmd_report(int argc, char **argv)
             return GA_EXIT_USAGE;
         }
     }
-    if (!dir || optind < argc) {
-        ga_cli_error(dir ? "report: unexpected argument '%s'" : "report: --out DIR is required%s",
-                     dir ? argv[optind] : "");
+    if (optind < argc) {
+        ga_cli_error("report: unexpected argument '%s'", argv[optind]);
+        return GA_EXIT_USAGE;
+    }
+    if (!dir == !partial) {
+        ga_cli_error("report: give --out DIR, or --partial FILE for a shard");
+        return GA_EXIT_USAGE;
+    }
+    if (share.shards > 1 && !partial) {
+        ga_cli_error("report: --shard needs --partial FILE (then 'gelu-acc merge --out DIR')");
+        return GA_EXIT_USAGE;
+    }
+    if ((partial || ga_ranks_count() > 1) && nro > 0) {
+        ga_cli_error("report: --real-outputs cannot be sharded: give it to a report of one "
+                     "process");
+        return GA_EXIT_USAGE;
+    }
+    if (ga_ranks_count() > 1 && (partial || share.shards > 1)) {
+        ga_cli_error("report: under mpirun the ranks are the shards: --shard and --partial "
+                     "cannot be used");
         return GA_EXIT_USAGE;
     }
     if (check_formats(formats, list, sizeof list) != 0)
         return GA_EXIT_USAGE;
+    if ((partial || ga_ranks_count() > 1) && lists_float64(formats)) {
+        ga_cli_error("report: shards and mpirun measure the formats whose encodings fit a "
+                     "partial file (32 bits at most): report float64 in one process");
+        return GA_EXIT_USAGE;
+    }
+    if (partial || ga_ranks_count() > 1)
+        return report_shards(formats, f32_domain, real_f32_domain, &so, &share, partial, dir,
+                             force);
     status = read_manifests(manifests, nro, ro);
     if (status == GA_EXIT_OK)
         status = report_all(dir, formats, f32_domain, real_f32_domain, f64_domain, ro, nro, &so,
-                            force);
+                            force, &share);
     for (size_t k = 0; k < nro; k++)
         ga_real_outputs_free(&ro[k]);
     return status;

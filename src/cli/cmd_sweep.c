@@ -10,6 +10,7 @@
 #include "config.h"
 #include "cli/measure.h"
 #include "cli/progress.h"
+#include "cli/ranks.h"
 #include "sweep/kernel_spec.h"
 #include "sweep/partial.h"
 #include "sweep/shard.h"
@@ -53,35 +54,22 @@ static const char help[] =
     "once into the float8 FORMAT (models erf_satfinite, erf_overflow_nan,\n"
     "erf_truncate) against the truth of the cast under each overflow convention\n"
     "(MPFR); prints the table the report's float8 pages show.\n"
+    "Under 'mpirun -n P' (a gelu-acc built with MPI: README, \"MPI\") rank R\n"
+    "measures shard R+1 of P, rank 0 merges the shards exactly and alone prints\n"
+    "(or writes --partial), the same bytes for every P; --checkpoint FILE keeps\n"
+    "one file per rank, FILE.K-of-P.  An error on one rank stops every rank.\n"
     "Numbers and domain fields: README, \"Numbers, domains and bits files\";\n"
-    "shards: README, \"Shards, merge and checkpoints\".\n"
+    "shards and MPI: README, \"Shards, merge and checkpoints\".\n"
     "Exit status: 0 measured (or the partial file written), 1 the kernel failed,\n"
     "2 usage or input error.\n";
 
-/* What --shard, --partial and --checkpoint ask for. */
+/* What --shard, --partial and --checkpoint ask for; under mpirun, the
+ * share of this rank (ranks: the number of ranks). */
 struct share_request {
-    uint32_t shard, shards;
+    uint32_t shard, shards, ranks;
     const char *partial, *checkpoint;
     double interval_s;
 };
-
-/* --checkpoint-interval: a decimal number of seconds, 0 < S <= one day. */
-static int parse_interval(const char *text, double *seconds)
-{
-    char *end;
-    double v;
-
-    errno = 0;
-    v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno != 0 || !(v > 0 && v <= 86400)
-        || strspn(text, "0123456789.") != strlen(text)) {
-        ga_cli_error("sweep: --checkpoint-interval takes a decimal number of seconds above 0 "
-                     "and at most 86400, not '%s'", text);
-        return -1;
-    }
-    *seconds = v;
-    return 0;
-}
 
 static int save_checkpoint(void *ctx, const struct ga_partial *p)
 {
@@ -135,7 +123,56 @@ static struct ga_partial *start_state(const struct ga_partial_identity *id,
     return NULL;
 }
 
-/* Sweep the share of the request; print the result, or write the partial. */
+/* Under mpirun: the partials of every rank, merged into *p on rank 0 (the
+ * other ranks keep theirs).  The ranks are the shards of one command, so
+ * only memory can make the merge fail. */
+static int merge_ranks(struct ga_partial **p)
+{
+    unsigned char *data = NULL, **all = NULL;
+    size_t size = 0, *sizes = NULL;
+    struct ga_partial **parts, *merged = NULL;
+    struct ga_partial_set_problem why;
+    struct ga_io_error err;
+    unsigned ranks = ga_ranks_count(), n = 0;
+    int status = GA_EXIT_INTERNAL;
+
+    if (ga_partial_encode(*p, &data, &size, &err) != GA_IO_OK) {
+        ga_cli_error("sweep: %s", err.message);
+        return GA_EXIT_INTERNAL;
+    }
+    if (ga_ranks_gather(data, size, &all, &sizes) != 0) {
+        free(data);
+        return GA_EXIT_INTERNAL;
+    }
+    free(data);
+    if (ga_ranks_rank() != 0)
+        return GA_EXIT_OK;
+    if (!(parts = calloc(ranks, sizeof *parts))) {
+        ga_cli_error("sweep: out of memory");
+    } else {
+        for (; n < ranks; n++)
+            if (ga_partial_decode(all[n], sizes[n], &parts[n], &err) != GA_IO_OK) {
+                ga_cli_error("sweep: the partial of rank %u: %s", n, err.message);
+                break;
+            }
+        if (n == ranks && ga_partials_merge(parts, n, &merged, &why) != GA_PARTIALS_OK)
+            ga_cli_error("sweep: the ranks' partials do not merge (%d)", (int)why.status);
+        else if (n == ranks)
+            status = GA_EXIT_OK;
+        for (unsigned i = 0; i < n; i++)
+            ga_partial_free(parts[i]);
+        free(parts);
+    }
+    ga_ranks_gather_free(all, sizes);
+    if (status == GA_EXIT_OK) {
+        ga_partial_free(*p);
+        *p = merged;
+    }
+    return status;
+}
+
+/* Sweep the share of the request; print the result, or write the partial
+ * (under mpirun, rank 0 alone, of every rank's share merged). */
 static int sweep_share(struct ga_kernel *k, const struct ga_format *f,
                        const struct ga_sweep_options *so, const char *kernel, double timeout_s,
                        const struct share_request *sr, enum ga_cli_form form)
@@ -164,7 +201,11 @@ static int sweep_share(struct ga_kernel *k, const struct ga_format *f,
         else
             status = ga_cli_sweep_failure("sweep", status, f, &k->domain, &k->measurement, 1,
                                           input);
-        if (status == GA_EXIT_OK && sr->partial
+        if (status == GA_EXIT_OK && sr->ranks > 1)
+            status = merge_ranks(&p);
+        if (status == GA_EXIT_OK && ga_ranks_rank() != 0)
+            ;  /* rank 0 writes or prints */
+        else if (status == GA_EXIT_OK && sr->partial
             && ga_partial_write(sr->partial, p, &err) != GA_IO_OK) {
             ga_cli_error("sweep: partial: %s", err.message);
             status = GA_EXIT_USAGE;
@@ -208,7 +249,9 @@ int ga_cmd_sweep(int argc, char **argv)
     enum ga_cli_form form = GA_CLI_TEXT;
     const struct ga_format *f;
     struct ga_result *result;
-    struct share_request sr = { .shard = 1, .shards = 1, .interval_s = 10 };
+    struct share_request sr = { .shard = 1, .shards = 1, .ranks = ga_ranks_count(),
+                                .interval_s = 10 };
+    char *rank_checkpoint = NULL;
     const char *interval = NULL, *input_format = NULL;
     char *plugin_spec = NULL;
     int opt, status;
@@ -259,7 +302,7 @@ int ga_cmd_sweep(int argc, char **argv)
         case 'P': sr.partial = optarg; break;
         case 'C': sr.checkpoint = optarg; break;
         case 'I':
-            if (parse_interval(optarg, &sr.interval_s) != 0)
+            if (ga_cli_checkpoint_interval("sweep", optarg, &sr.interval_s) != 0)
                 return GA_EXIT_USAGE;
             interval = optarg;
             break;
@@ -282,6 +325,11 @@ int ga_cmd_sweep(int argc, char **argv)
     if (sr.shards > 1 && so.max_failures > 0) {
         ga_cli_error("sweep: --max-failures cannot be used with --shard: a shard does not know "
                      "the failed batches of the shards before it");
+        return GA_EXIT_USAGE;
+    }
+    if (sr.ranks > 1 && (sr.shards > 1 || so.max_failures > 0)) {
+        ga_cli_error("sweep: under mpirun the ranks are the shards: --shard and --max-failures "
+                     "cannot be used");
         return GA_EXIT_USAGE;
     }
     if (interval && !sr.checkpoint) {
@@ -331,7 +379,21 @@ int ga_cmd_sweep(int argc, char **argv)
     }
     ga_cli_warn_undeclared("sweep", &k, f);
 
-    if (sr.partial || sr.checkpoint) {
+    if (sr.ranks > 1) {
+        sr.shard = ga_ranks_rank() + 1;
+        sr.shards = sr.ranks;
+    }
+    if (sr.ranks > 1 && sr.checkpoint) {
+        /* one checkpoint per rank: FILE.K-of-P */
+        size_t n = strlen(sr.checkpoint) + 32;
+        if (!(rank_checkpoint = malloc(n))) {
+            status = GA_EXIT_INTERNAL;
+            goto out;
+        }
+        snprintf(rank_checkpoint, n, "%s.%u-of-%u", sr.checkpoint, sr.shard, sr.shards);
+        sr.checkpoint = rank_checkpoint;
+    }
+    if (sr.partial || sr.checkpoint || sr.ranks > 1) {
         status = sweep_share(&k, f, &so, rq.spec, k.plugin || k.real ? po.timeout_s : 0, &sr,
                              form);
     } else if (!(result = malloc(sizeof *result))) {
@@ -342,6 +404,8 @@ int ga_cmd_sweep(int argc, char **argv)
             status = ga_cli_print_sweep("sweep", result, form);
         free(result);
     }
+out:
+    free(rank_checkpoint);
     free(plugin_spec);
     ga_kernel_close(&k);
     return status;

@@ -1,7 +1,9 @@
 /* What the measuring commands share: running a sweep with a progress line,
  * turning its failures into messages, and printing a result. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/measure.h"
 #include "cli/progress.h"
@@ -36,6 +38,23 @@ void ga_cli_warn_undeclared(const char *cmd, const struct ga_kernel *k,
         ga_cli_error("%s: warning: %s: the library does not declare the kernel's format "
                      "(GELU_ACC_KERNEL_F32 and kin, <gelu-acc/kernel.h>): it cannot be checked "
                      "to be a %s kernel", cmd, k->measurement.impl->name, f->name);
+}
+
+int ga_cli_checkpoint_interval(const char *cmd, const char *text, double *seconds)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno != 0 || !(v > 0 && v <= 86400)
+        || strspn(text, "0123456789.") != strlen(text)) {
+        ga_cli_error("%s: --checkpoint-interval takes a decimal number of seconds above 0 "
+                     "and at most 86400, not '%s'", cmd, text);
+        return -1;
+    }
+    *seconds = v;
+    return 0;
 }
 
 int ga_cli_timeout(const char *cmd, const char *arg, double *seconds)

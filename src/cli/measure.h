@@ -20,6 +20,10 @@ int ga_cli_threads(const char *cmd, const char *arg, int *threads);
 void ga_cli_warn_undeclared(const char *cmd, const struct ga_kernel *k,
                             const struct ga_format *f);
 
+/* --checkpoint-interval SECONDS: a decimal number, 0 < SECONDS <= one
+ * day.  0, or -1 and a message. */
+int ga_cli_checkpoint_interval(const char *cmd, const char *text, double *seconds);
+
 /* --timeout SECONDS (ga_plugin_parse_timeout: a decimal number, 0 < SECONDS
  * <= one day): 0, or -1 and a message. */
 int ga_cli_timeout(const char *cmd, const char *arg, double *seconds);

@@ -135,3 +135,49 @@ uint64_t ga_bytes_fnv1a(const void *p, size_t n, uint64_t h)
         h = (h ^ b[i]) * 0x100000001b3u;
     return h;
 }
+
+enum ga_io_status ga_bytes_open_frame(const unsigned char *data, size_t size, const char *magic,
+                                      uint32_t version, const char *what,
+                                      struct ga_byte_reader *body, struct ga_io_error *err)
+{
+    struct ga_byte_reader r = { .data = data, .size = size, .at = GA_FRAME_MAGIC_LEN };
+    uint32_t found;
+
+    if (size < GA_FRAME_MAGIC_LEN || memcmp(data, magic, GA_FRAME_MAGIC_LEN) != 0)
+        return ga_io_fail(err, GA_IO_MALFORMED, "not %s %s of gelu-acc (it does not start "
+                          "with '%.16s')", strchr("aeiou", what[0]) ? "an" : "a", what, magic);
+    found = ga_bytes_get_u32(&r);
+    if (r.failure)
+        return ga_io_fail(err, GA_IO_MALFORMED, "cut short after its first %zu bytes", size);
+    if (found != version)
+        return ga_io_fail(err, GA_IO_UNSUPPORTED, "%s format version %u; this gelu-acc reads "
+                          "version %u", what, found, version);
+    if (size < GA_FRAME_MAGIC_LEN + 4 + 8)
+        return ga_io_fail(err, GA_IO_MALFORMED, "cut short after its first %zu bytes", size);
+    r.at = size - 8;
+    if (ga_bytes_get_u64(&r) != ga_bytes_fnv1a(data, size - 8, GA_FNV1A_START))
+        return ga_io_fail(err, GA_IO_MALFORMED, "damaged or cut short (its checksum does not "
+                          "match its %zu bytes)", size);
+    *body = (struct ga_byte_reader){ .data = data, .size = size - 8,
+                                     .at = GA_FRAME_MAGIC_LEN + 4 };
+    return ga_io_ok(err);
+}
+
+void ga_bytes_need(struct ga_byte_reader *r, bool ok, const char *why)
+{
+    if (!ok)
+        ga_bytes_fail(r, why);
+}
+
+enum ga_io_status ga_bytes_close_frame(struct ga_byte_writer *w, unsigned char **data,
+                                       size_t *size, struct ga_io_error *err)
+{
+    ga_bytes_put_u64(w, ga_bytes_fnv1a(w->data, w->size, GA_FNV1A_START));
+    if (w->failed) {
+        ga_bytes_writer_free(w);
+        return ga_io_fail(err, GA_IO_SYSTEM, "out of memory");
+    }
+    *data = w->data;
+    *size = w->size;
+    return ga_io_ok(err);
+}

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io/io_error.h"
+
 struct ga_byte_writer {
     unsigned char *data;
     size_t size, capacity;
@@ -41,10 +43,26 @@ double ga_bytes_get_f64(struct ga_byte_reader *r);
 void ga_bytes_get_str(struct ga_byte_reader *r, char *out, size_t cap);
 /* Mark the reader failed at its offset, unless it failed already. */
 void ga_bytes_fail(struct ga_byte_reader *r, const char *why);
+/* The check of one field: ga_bytes_fail(r, why) unless ok. */
+void ga_bytes_need(struct ga_byte_reader *r, bool ok, const char *why);
 
 /* FNV-1a, 64 bits: a checksum that catches a flipped or cut file (not an
  * attacker). */
 uint64_t ga_bytes_fnv1a(const void *p, size_t n, uint64_t h);
 #define GA_FNV1A_START 0xcbf29ce484222325u
+
+/* The frame of the project's binary files: a 16-byte magic, a u32 version,
+ * the body, and the FNV-1a 64 of every byte before it.  Checks the magic,
+ * the version and the checksum in that order ("not a WHAT of gelu-acc",
+ * "WHAT format version N", "damaged or cut short"); then *body reads the
+ * body alone. */
+#define GA_FRAME_MAGIC_LEN 16
+enum ga_io_status ga_bytes_open_frame(const unsigned char *data, size_t size, const char *magic,
+                                      uint32_t version, const char *what,
+                                      struct ga_byte_reader *body, struct ga_io_error *err);
+/* Close a frame: append the checksum and hand w's bytes to *data, *size
+ * (GA_IO_SYSTEM, "out of memory", and w freed, when a write failed). */
+enum ga_io_status ga_bytes_close_frame(struct ga_byte_writer *w, unsigned char **data,
+                                       size_t *size, struct ga_io_error *err);
 
 #endif

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/atomic_file.h"
 #include "io/bytes.h"
+#include "io/whole_file.h"
 #include "sweep/shard.h"
 #include "sweep/stats_add.h"
 
@@ -171,7 +171,6 @@ static void put_partial(struct ga_byte_writer *w, const struct ga_partial *p)
     ga_bytes_put_u32(w, GA_REGION_COUNT);
     for (int r = 0; r < GA_REGION_COUNT; r++)
         put_region(w, &m->stats->region[r]);
-    ga_bytes_put_u64(w, ga_bytes_fnv1a(w->data, w->size, GA_FNV1A_START));
 }
 
 enum ga_io_status ga_partial_encode(const struct ga_partial *p, unsigned char **data,
@@ -180,43 +179,24 @@ enum ga_io_status ga_partial_encode(const struct ga_partial *p, unsigned char **
     struct ga_byte_writer w = { 0 };
 
     put_partial(&w, p);
-    if (w.failed) {
-        ga_bytes_writer_free(&w);
-        return ga_io_fail(err, GA_IO_SYSTEM, "out of memory");
-    }
-    *data = w.data;
-    *size = w.size;
-    return ga_io_ok(err);
+    return ga_bytes_close_frame(&w, data, size, err);
 }
 
 enum ga_io_status ga_partial_write(const char *path, const struct ga_partial *p,
                                    struct ga_io_error *err)
 {
-    struct ga_atomic_file file;
     unsigned char *data;
     size_t size;
     enum ga_io_status s = ga_partial_encode(p, &data, &size, err);
 
     if (s != GA_IO_OK)
         return s;
-    if ((s = ga_atomic_open(&file, path, true, err)) == GA_IO_OK) {
-        if ((s = ga_atomic_write(&file, data, size, err)) == GA_IO_OK)
-            s = ga_atomic_commit(&file, err);
-        else
-            ga_atomic_abort(&file);
-    }
+    s = ga_whole_file_write(path, data, size, true, err);
     free(data);
     return s;
 }
 
 /* --- reading --- */
-
-/* The checks of one field: the first failure is kept, with its offset. */
-static void need(struct ga_byte_reader *r, bool ok, const char *why)
-{
-    if (!ok)
-        ga_bytes_fail(r, why);
-}
 
 /* A key of stats_add.h (|x| or ~|x|) of an encoding of f, or `none`. */
 static bool key_ok(int64_t key, int64_t none, const struct ga_format *f)
@@ -243,8 +223,8 @@ static void get_point(struct ga_byte_reader *r, struct ga_stats_point *p,
     get_exact(r, &p->exact);
     p->x = ga_bytes_get_u32(r);
     p->y = ga_bytes_get_u32(r);
-    need(r, p->error == -1.0 || p->error >= 0.0, "a maximum's error is neither -1 nor >= 0");
-    need(r, bits_ok(p->x, f) && bits_ok(p->y, f), "a maximum's input or output is not an encoding of the format");
+    ga_bytes_need(r, p->error == -1.0 || p->error >= 0.0, "a maximum's error is neither -1 nor >= 0");
+    ga_bytes_need(r, bits_ok(p->x, f) && bits_ok(p->y, f), "a maximum's input or output is not an encoding of the format");
 }
 
 static void get_sparse(struct ga_byte_reader *r, void *array, size_t n, int width,
@@ -253,12 +233,12 @@ static void get_sparse(struct ga_byte_reader *r, void *array, size_t n, int widt
     uint32_t size = ga_bytes_get_u32(r), nonzero = ga_bytes_get_u32(r);
     int64_t last = -1;
 
-    need(r, size == n, name);
-    need(r, nonzero <= n, name);
+    ga_bytes_need(r, size == n, name);
+    ga_bytes_need(r, nonzero <= n, name);
     for (uint32_t k = 0; k < nonzero && !r->failure; k++) {
         uint32_t i = ga_bytes_get_u32(r);
         uint64_t v = width == 8 ? ga_bytes_get_u64(r) : ga_bytes_get_u32(r);
-        need(r, (int64_t)i > last && i < n && v != 0, name);
+        ga_bytes_need(r, (int64_t)i > last && i < n && v != 0, name);
         if (r->failure)
             return;
         last = i;
@@ -277,7 +257,7 @@ static void get_region(struct ga_byte_reader *r, struct ga_region_stats *rs,
 
     t->correct = ga_bytes_get_u64(r);
     t->nonzero_min = key_from_file(ga_bytes_get_u64(r));
-    need(r, key_ok(t->nonzero_min, NO_KEY, f), "the least nonzero output's input is out of range");
+    ga_bytes_need(r, key_ok(t->nonzero_min, NO_KEY, f), "the least nonzero output's input is out of range");
     get_point(r, &t->max_ulp, f);
     get_point(r, &t->max_rel, f);
     get_point(r, &t->max_abs, f);
@@ -288,22 +268,22 @@ static void get_region(struct ga_byte_reader *r, struct ga_region_stats *rs,
     t->wrong_zero_sign = ga_bytes_get_u64(r);
     t->not_nan = ga_bytes_get_u64(r);
     t->unfaithful_zeros = ga_bytes_get_u64(r);
-    need(r, ga_bytes_get_u32(r) == GA_DIST_BUCKETS, "the distance histogram has another number of buckets");
+    ga_bytes_need(r, ga_bytes_get_u32(r) == GA_DIST_BUCKETS, "the distance histogram has another number of buckets");
     for (int i = 0; i < GA_DIST_BUCKETS; i++)
         t->distance[i] = ga_bytes_get_u64(r);
     t->unfaithful_neg = magnitude_from_file(ga_bytes_get_u32(r));
     t->unfaithful_pos = magnitude_from_file(ga_bytes_get_u32(r));
-    need(r, (t->unfaithful_neg == NO_MAGNITUDE || bits_ok(t->unfaithful_neg, f))
+    ga_bytes_need(r, (t->unfaithful_neg == NO_MAGNITUDE || bits_ok(t->unfaithful_neg, f))
             && (t->unfaithful_pos == NO_MAGNITUDE || bits_ok(t->unfaithful_pos, f)),
          "an unfaithful input is not an encoding of the format");
-    need(r, ga_bytes_get_u32(r) == GA_FAULT_COUNT, "another number of fault kinds");
+    ga_bytes_need(r, ga_bytes_get_u32(r) == GA_FAULT_COUNT, "another number of fault kinds");
     for (int i = 0; i < GA_FAULT_COUNT; i++) {
         struct ga_fault_point *p = &t->first_fault[i];
         p->key = key_from_file(ga_bytes_get_u64(r));
         p->x = ga_bytes_get_u32(r);
         p->y = ga_bytes_get_u32(r);
         get_exact(r, &p->exact);
-        need(r, key_ok(p->key, NO_KEY, f) && bits_ok(p->x, f) && bits_ok(p->y, f),
+        ga_bytes_need(r, key_ok(p->key, NO_KEY, f) && bits_ok(p->x, f) && bits_ok(p->y, f),
              "a first fault is not an encoding of the format");
     }
     get_sparse(r, rs->ulp_sum, GA_ULP_SUM_BUCKETS, 8, "the mean's sums are malformed");
@@ -312,10 +292,10 @@ static void get_region(struct ga_byte_reader *r, struct ga_region_stats *rs,
         measured += rs->ulp_bins[i];
     /* counts below 2^32 each, so their sums cannot wrap */
     for (int i = 0; i < GA_DIST_BUCKETS; i++)
-        need(r, t->distance[i] <= COUNT_LIMIT, "a count is above 2^32");
-    need(r, t->correct <= COUNT_LIMIT && tally_count(t) <= COUNT_LIMIT,
+        ga_bytes_need(r, t->distance[i] <= COUNT_LIMIT, "a count is above 2^32");
+    ga_bytes_need(r, t->correct <= COUNT_LIMIT && tally_count(t) <= COUNT_LIMIT,
          "a region counts 2^32 inputs or more");
-    need(r, measured <= tally_count(t), "a region measured more inputs than it counts");
+    ga_bytes_need(r, measured <= tally_count(t), "a region measured more inputs than it counts");
 }
 
 static void get_identity(struct ga_byte_reader *r, struct ga_partial_identity *id)
@@ -324,28 +304,28 @@ static void get_identity(struct ga_byte_reader *r, struct ga_partial_identity *i
 
     ga_bytes_get_str(r, id->program, sizeof id->program);
     ga_bytes_get_str(r, id->format, sizeof id->format);
-    need(r, ga_format_by_name(id->format) != NULL, "unknown format");
+    ga_bytes_need(r, ga_format_by_name(id->format) != NULL, "unknown format");
     ga_bytes_get_str(r, id->kernel, sizeof id->kernel);
     ga_bytes_get_str(r, id->impl, sizeof id->impl);
     ga_bytes_get_str(r, id->models, sizeof id->models);
     ga_bytes_get_str(r, id->formula, sizeof id->formula);
     ga_bytes_get_str(r, id->computes, sizeof id->computes);
     ga_bytes_get_str(r, name, sizeof name);
-    need(r, ga_function_by_name(name, &id->approximates) == 0, "unknown function approximated");
+    ga_bytes_need(r, ga_function_by_name(name, &id->approximates) == 0, "unknown function approximated");
     id->real = ga_bytes_get_u8(r) != 0;
     ga_bytes_get_str(r, name, sizeof name);
-    need(r, ga_function_by_name(name, &id->reference) == 0, "unknown reference");
+    ga_bytes_need(r, ga_function_by_name(name, &id->reference) == 0, "unknown reference");
     ga_bytes_get_str(r, name, sizeof name);
-    need(r, strcmp(name, "fast") == 0 || strcmp(name, "mpfr") == 0, "unknown oracle");
+    ga_bytes_need(r, strcmp(name, "fast") == 0 || strcmp(name, "mpfr") == 0, "unknown oracle");
     id->oracle = strcmp(name, "mpfr") == 0 ? GA_ORACLE_MPFR : GA_ORACLE_FAST;
     ga_bytes_get_str(r, id->domain, sizeof id->domain);
     id->domain_size = ga_bytes_get_u64(r);
-    need(r, id->domain_size >= 1 && id->domain_size <= GA_SWEEP_MAX_INPUTS,
+    ga_bytes_need(r, id->domain_size >= 1 && id->domain_size <= GA_SWEEP_MAX_INPUTS,
          "the domain size is 0 or above 2^32");
     id->domain_digest = ga_bytes_get_u64(r);
     id->max_failures = ga_bytes_get_u64(r);
     id->timeout_s = ga_bytes_get_f64(r);
-    need(r, id->timeout_s >= 0 && id->timeout_s <= 86400, "the timeout is out of range");
+    ga_bytes_need(r, id->timeout_s >= 0 && id->timeout_s <= 86400, "the timeout is out of range");
 }
 
 /* The share: the shard and its chunks, as the shard's definition gives them. */
@@ -354,15 +334,15 @@ static void get_share(struct ga_byte_reader *r, struct ga_partial *p)
     uint64_t first = 0, end = 0;
     uint32_t k = ga_bytes_get_u32(r), n = ga_bytes_get_u32(r);
 
-    need(r, k >= 1 && k <= n && n <= GA_SHARD_MAX, "the shard is not K/N with 1 <= K <= N");
+    ga_bytes_need(r, k >= 1 && k <= n && n <= GA_SHARD_MAX, "the shard is not K/N with 1 <= K <= N");
     if (!r->failure)
         ga_shard_chunks(ga_sweep_chunk_count(p->id.domain_size), k, n, &first, &end);
-    need(r, ga_bytes_get_u32(r) == GA_SWEEP_CHUNK, "another chunk size");
+    ga_bytes_need(r, ga_bytes_get_u32(r) == GA_SWEEP_CHUNK, "another chunk size");
     p->first = ga_bytes_get_u64(r);
     p->end = ga_bytes_get_u64(r);
     p->next = ga_bytes_get_u64(r);
-    need(r, p->first == first && p->end == end, "the chunks are not those of the shard");
-    need(r, p->first <= p->next && p->next <= p->end, "the chunks measured lie outside the shard");
+    ga_bytes_need(r, p->first == first && p->end == end, "the chunks are not those of the shard");
+    ga_bytes_need(r, p->first <= p->next && p->next <= p->end, "the chunks measured lie outside the shard");
     p->shard = k;
     p->shards = n;
 }
@@ -379,7 +359,7 @@ static void get_measurement(struct ga_byte_reader *r, struct ga_partial *p)
     m->skipped_inputs = ga_bytes_get_u64(r);
     m->failure_spans = ga_bytes_get_u64(r);
     count = ga_bytes_get_u32(r);
-    need(r, count <= GA_FAILURES_KEPT && count <= m->failure_spans,
+    ga_bytes_need(r, count <= GA_FAILURES_KEPT && count <= m->failure_spans,
          "more failing spans kept than there are, or than are kept");
     for (uint32_t i = 0; i < count && !r->failure; i++) {
         struct ga_failure_record *rec = &m->failures[i];
@@ -387,7 +367,7 @@ static void get_measurement(struct ga_byte_reader *r, struct ga_partial *p)
         rec->first = ga_bytes_get_u64(r);
         rec->last = ga_bytes_get_u64(r);
         ga_bytes_get_str(r, rec->what, sizeof rec->what);
-        need(r, rec->start <= rec->first && rec->first <= rec->last && rec->last < size
+        ga_bytes_need(r, rec->start <= rec->first && rec->first <= rec->last && rec->last < size
                 && (i == 0 || m->failures[i - 1].first <= rec->first),
              "a failing span lies outside the domain, or out of order");
         m->failure_count = i + 1;
@@ -401,14 +381,14 @@ static void get_stats(struct ga_byte_reader *r, struct ga_partial *p)
 
     s->extent_min = key_from_file(ga_bytes_get_u64(r));
     s->extent_max = key_from_file(ga_bytes_get_u64(r));
-    need(r, key_ok(s->extent_min, INT64_MAX, p->format)
+    ga_bytes_need(r, key_ok(s->extent_min, INT64_MAX, p->format)
             && key_ok(s->extent_max, INT64_MIN, p->format), "the extent is out of range");
-    need(r, ga_bytes_get_u32(r) == GA_REGION_COUNT, "another number of regions");
+    ga_bytes_need(r, ga_bytes_get_u32(r) == GA_REGION_COUNT, "another number of regions");
     for (int i = 0; i < GA_REGION_COUNT && !r->failure; i++) {
         get_region(r, &s->region[i], p->format);
         counted += tally_count(&s->region[i].tally);
     }
-    need(r, p->m.failed_inputs <= GA_SWEEP_MAX_INPUTS && p->m.skipped_inputs <= GA_SWEEP_MAX_INPUTS
+    ga_bytes_need(r, p->m.failed_inputs <= GA_SWEEP_MAX_INPUTS && p->m.skipped_inputs <= GA_SWEEP_MAX_INPUTS
             && counted == ga_sweep_chunk_inputs(p->id.domain_size, p->first, p->next),
          "the inputs counted are not those of the chunks measured");
 }
@@ -416,34 +396,15 @@ static void get_stats(struct ga_byte_reader *r, struct ga_partial *p)
 enum ga_io_status ga_partial_decode(const unsigned char *data, size_t size,
                                     struct ga_partial **out, struct ga_io_error *err)
 {
-    struct ga_byte_reader r = { .data = data, .size = size };
+    struct ga_byte_reader r;
     struct ga_partial_identity *id;
     struct ga_partial *p;
-    uint32_t version;
-    uint64_t sum;
+    enum ga_io_status s = ga_bytes_open_frame(data, size, MAGIC, VERSION, "partial file", &r,
+                                              err);
 
     *out = NULL;
-    if (size < MAGIC_LEN || memcmp(data, MAGIC, MAGIC_LEN) != 0)
-        return ga_io_fail(err, GA_IO_MALFORMED,
-                          "not a partial file of gelu-acc (it does not start with '%s')", MAGIC);
-    r.at = MAGIC_LEN;
-    version = ga_bytes_get_u32(&r);
-    if (r.failure)
-        return ga_io_fail(err, GA_IO_MALFORMED, "cut short after its first %zu bytes", size);
-    if (version != VERSION)
-        return ga_io_fail(err, GA_IO_UNSUPPORTED, "partial file format version %u; this gelu-acc "
-                          "reads version %u", version, VERSION);
-    if (size < MAGIC_LEN + 4 + 8)
-        return ga_io_fail(err, GA_IO_MALFORMED, "cut short after its first %zu bytes", size);
-    r.size = size - 8;
-    sum = ga_bytes_fnv1a(data, r.size, GA_FNV1A_START);
-    r.at = r.size;
-    r.size = size;
-    if (ga_bytes_get_u64(&r) != sum)
-        return ga_io_fail(err, GA_IO_MALFORMED, "damaged or cut short (its checksum does not "
-                          "match its %zu bytes)", size);
-    r = (struct ga_byte_reader){ .data = data, .size = size - 8, .at = MAGIC_LEN + 4 };
-
+    if (s != GA_IO_OK)
+        return s;
     if (!(id = calloc(1, sizeof *id)))
         return ga_io_fail(err, GA_IO_SYSTEM, "out of memory");
     get_identity(&r, id);
@@ -456,7 +417,7 @@ enum ga_io_status ga_partial_decode(const unsigned char *data, size_t size,
         get_measurement(&r, p);
         if (!r.failure)
             get_stats(&r, p);
-        need(&r, r.at == r.size, "bytes follow the statistics");
+        ga_bytes_need(&r, r.at == r.size, "bytes follow the statistics");
     }
     if (r.failure) {
         ga_partial_free(p);
@@ -469,39 +430,15 @@ enum ga_io_status ga_partial_decode(const unsigned char *data, size_t size,
 enum ga_io_status ga_partial_read(const char *path, struct ga_partial **out,
                                   struct ga_io_error *err)
 {
-    FILE *in = fopen(path, "rb");
-    unsigned char *data = NULL;
-    size_t size = 0, cap = 0;
+    unsigned char *data;
+    size_t size;
     struct ga_io_error why;
-    enum ga_io_status s;
+    enum ga_io_status s = ga_whole_file_read(path, MAX_FILE_BYTES, "partial file", &data, &size,
+                                             err);
 
     *out = NULL;
-    if (!in)
-        return ga_io_fail(err, GA_IO_SYSTEM, "%s: %s", path, strerror(errno));
-    for (;;) {
-        size_t got;
-        if (size == cap) {
-            unsigned char *grown = cap < MAX_FILE_BYTES ? realloc(data, cap ? 2 * cap : 65536) : NULL;
-            if (!grown) {
-                free(data);
-                fclose(in);
-                return cap < MAX_FILE_BYTES ? ga_io_fail(err, GA_IO_SYSTEM, "out of memory")
-                     : ga_io_fail(err, GA_IO_MALFORMED, "%s: larger than any partial file", path);
-            }
-            data = grown;
-            cap = cap ? 2 * cap : 65536;
-        }
-        got = fread(data + size, 1, cap - size, in);
-        size += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(in)) {
-        free(data);
-        fclose(in);
-        return ga_io_fail(err, GA_IO_SYSTEM, "%s: cannot read it", path);
-    }
-    fclose(in);
+    if (s != GA_IO_OK)
+        return s;
     s = ga_partial_decode(data, size, out, &why);
     free(data);
     if (s != GA_IO_OK)

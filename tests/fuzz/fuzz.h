@@ -17,6 +17,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "io/bytes.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Stop with a message: a finding. */
@@ -28,6 +30,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
             abort();                                                               \
         }                                                                          \
     } while (0)
+
+/* A malloc'ed copy of data whose last 8 bytes are the FNV-1a 64 of the
+ * others (io/bytes.h), so that mutations of a binary file reach the field
+ * checks behind its checksum. */
+static inline unsigned char *fuzz_checksummed(const uint8_t *data, size_t size)
+{
+    unsigned char *copy = malloc(size + 1);
+
+    FUZZ_ASSERT(copy != NULL);
+    if (size)
+        memcpy(copy, data, size);
+    if (size >= 8) {
+        uint64_t sum = ga_bytes_fnv1a(copy, size - 8, GA_FNV1A_START);
+        for (int i = 0; i < 8; i++)
+            copy[size - 8 + (size_t)i] = (unsigned char)(sum >> (8 * i));
+    }
+    return copy;
+}
 
 /* data as a C string (malloc'ed; a NUL in data ends it, as in argv). */
 static inline char *fuzz_string(const uint8_t *data, size_t size)

@@ -11,19 +11,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    unsigned char *copy = malloc(size + 1), *again;
+    unsigned char *copy = fuzz_checksummed(data, size), *again;
     struct ga_partial *p = NULL, *back = NULL;
     struct ga_io_error err = { 0 };
     size_t again_size;
 
-    FUZZ_ASSERT(copy);
-    if (size)
-        memcpy(copy, data, size);
-    if (size >= 8) {
-        uint64_t sum = ga_bytes_fnv1a(copy, size - 8, GA_FNV1A_START);
-        for (int i = 0; i < 8; i++)
-            copy[size - 8 + (size_t)i] = (unsigned char)(sum >> (8 * i));
-    }
     if (ga_partial_decode(copy, size, &p, &err) != GA_IO_OK) {
         FUZZ_ASSERT(p == NULL && err.status != GA_IO_OK && err.message[0] != '\0');
         free(copy);

@@ -1,0 +1,161 @@
+/* The audit state file, version 1 (doc/audit.md): the magic, the version,
+ * the identity, the share, the results, and an FNV-1a checksum of every
+ * byte before it, little-endian.  The reader checks the checksum and then
+ * every field, so that a damaged or forged file is refused by offset. */
+#include "sweep/audit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/bytes.h"
+#include "io/whole_file.h"
+#include "sweep/shard.h"
+#include "sweep/sweep.h"
+
+#define MAGIC "gelu-acc audit 1"  /* 16 bytes, no NUL */
+#define MAGIC_LEN 16
+#define VERSION 1u
+#define MAX_FILE_BYTES ((size_t)1 << 20)
+
+enum ga_io_status ga_audit_encode(const struct ga_audit *a, unsigned char **data, size_t *size,
+                                  struct ga_io_error *err)
+{
+    struct ga_byte_writer w = { 0 };
+
+    ga_bytes_put_raw(&w, MAGIC, MAGIC_LEN);
+    ga_bytes_put_u32(&w, VERSION);
+    ga_bytes_put_str(&w, a->program);
+    ga_bytes_put_str(&w, ga_function_name(a->fn));
+    ga_bytes_put_str(&w, a->format->name);
+    ga_bytes_put_str(&w, a->domain);
+    ga_bytes_put_u64(&w, a->domain_size);
+    ga_bytes_put_u64(&w, a->domain_digest);
+    ga_bytes_put_u32(&w, a->shard);
+    ga_bytes_put_u32(&w, a->shards);
+    ga_bytes_put_u64(&w, a->first);
+    ga_bytes_put_u64(&w, a->end);
+    ga_bytes_put_u64(&w, a->next);
+    ga_bytes_put_u64(&w, a->inputs);
+    ga_bytes_put_u64(&w, a->disagreements);
+    ga_bytes_put_f64(&w, a->cpu_s);
+    ga_bytes_put_u32(&w, a->listed);
+    for (uint32_t i = 0; i < a->listed; i++) {
+        const struct ga_audit_disagreement *d = &a->list[i];
+        ga_bytes_put_u64(&w, d->index);
+        ga_bytes_put_u32(&w, d->x);
+        ga_bytes_put_u32(&w, d->mpfr);
+        ga_bytes_put_u32(&w, d->fast);
+        ga_bytes_put_u8(&w, (uint8_t)d->mpfr_dir);
+        ga_bytes_put_u8(&w, (uint8_t)d->fast_dir);
+        ga_bytes_put_u8(&w, d->kind);
+    }
+    return ga_bytes_close_frame(&w, data, size, err);
+}
+
+static bool dir_ok(int8_t d)
+{
+    return d >= -1 && d <= 1;
+}
+
+static void get_disagreement(struct ga_byte_reader *r, const struct ga_audit *a,
+                             struct ga_audit_disagreement *d, uint64_t after)
+{
+    uint64_t mask = a->format->bits >= 32 ? 0xffffffffu : ((uint64_t)1 << a->format->bits) - 1;
+
+    d->index = ga_bytes_get_u64(r);
+    ga_bytes_need(r, d->index < a->domain_size && (d->index >= after || after == 0), "a disagreement "
+         "outside the domain or out of order");
+    d->x = ga_bytes_get_u32(r);
+    d->mpfr = ga_bytes_get_u32(r);
+    d->fast = ga_bytes_get_u32(r);
+    ga_bytes_need(r, d->x <= mask && d->mpfr <= mask && d->fast <= mask, "an encoding outside the format");
+    d->mpfr_dir = (int8_t)ga_bytes_get_u8(r);
+    d->fast_dir = (int8_t)ga_bytes_get_u8(r);
+    ga_bytes_need(r, dir_ok(d->mpfr_dir) && dir_ok(d->fast_dir), "a direction other than -1, 0, 1");
+    d->kind = ga_bytes_get_u8(r);
+    ga_bytes_need(r, d->kind <= GA_AUDIT_FAST_UNDECIDED, "an unknown kind of disagreement");
+}
+
+enum ga_io_status ga_audit_decode(const unsigned char *data, size_t size, struct ga_audit *a,
+                                  struct ga_io_error *err)
+{
+    struct ga_byte_reader r;
+    char name[64];
+    uint64_t chunks, first, end;
+    enum ga_io_status s;
+
+    memset(a, 0, sizeof *a);
+    if ((s = ga_bytes_open_frame(data, size, MAGIC, VERSION, "audit file", &r, err)) != GA_IO_OK)
+        return s;
+    ga_bytes_get_str(&r, a->program, sizeof a->program);
+    ga_bytes_get_str(&r, name, sizeof name);
+    ga_bytes_need(&r, ga_function_by_name(name, &a->fn) == 0 && ga_function_is_forward(a->fn),
+         "an unknown function");
+    ga_bytes_get_str(&r, name, sizeof name);
+    ga_bytes_need(&r, (a->format = ga_format_by_name(name)) != NULL, "an unknown format");
+    ga_bytes_get_str(&r, a->domain, sizeof a->domain);
+    a->domain_size = ga_bytes_get_u64(&r);
+    ga_bytes_need(&r, a->domain_size >= 1 && a->domain_size <= GA_SWEEP_MAX_INPUTS, "a domain size "
+         "outside 1 to 2^32");
+    a->domain_digest = ga_bytes_get_u64(&r);
+    a->shard = ga_bytes_get_u32(&r);
+    a->shards = ga_bytes_get_u32(&r);
+    ga_bytes_need(&r, a->shard >= 1 && a->shard <= a->shards && a->shards <= GA_SHARD_MAX,
+         "a shard outside 1 <= K <= N <= 2^20");
+    a->first = ga_bytes_get_u64(&r);
+    a->end = ga_bytes_get_u64(&r);
+    a->next = ga_bytes_get_u64(&r);
+    chunks = ga_sweep_chunk_count(a->domain_size);
+    if (!r.failure)
+        ga_shard_chunks(chunks, a->shard, a->shards, &first, &end);
+    ga_bytes_need(&r, !r.failure && a->first == first && a->end == end && a->next >= first
+         && a->next <= end, "chunks that are not those of the shard");
+    a->inputs = ga_bytes_get_u64(&r);
+    ga_bytes_need(&r, !r.failure && a->inputs == ga_sweep_chunk_inputs(a->domain_size, a->first, a->next),
+         "an input count that is not that of the chunks audited");
+    a->disagreements = ga_bytes_get_u64(&r);
+    ga_bytes_need(&r, a->disagreements <= a->inputs, "more disagreements than inputs");
+    a->cpu_s = ga_bytes_get_f64(&r);
+    ga_bytes_need(&r, a->cpu_s >= 0 && a->cpu_s < 1e12, "a CPU time that is not a number of seconds");
+    a->listed = ga_bytes_get_u32(&r);
+    ga_bytes_need(&r, a->listed <= GA_AUDIT_LISTED && a->listed <= a->disagreements
+         && (a->listed == GA_AUDIT_LISTED || a->listed == a->disagreements),
+         "a list of disagreements that does not fit their count");
+    for (uint32_t i = 0; !r.failure && i < a->listed; i++)
+        get_disagreement(&r, a, &a->list[i], i ? a->list[i - 1].index + 1 : 0);
+    ga_bytes_need(&r, r.at == r.size, "bytes follow the disagreements");
+    if (r.failure)
+        return ga_io_fail(err, GA_IO_MALFORMED, "at byte %zu: %s", r.failed_at, r.failure);
+    return ga_io_ok(err);
+}
+
+enum ga_io_status ga_audit_write(const char *path, const struct ga_audit *a,
+                                 struct ga_io_error *err)
+{
+    unsigned char *data;
+    size_t size;
+    enum ga_io_status s = ga_audit_encode(a, &data, &size, err);
+
+    if (s != GA_IO_OK)
+        return s;
+    s = ga_whole_file_write(path, data, size, true, err);
+    free(data);
+    return s;
+}
+
+enum ga_io_status ga_audit_read(const char *path, struct ga_audit *a, struct ga_io_error *err)
+{
+    unsigned char *data;
+    size_t size;
+    struct ga_io_error why;
+    enum ga_io_status s = ga_whole_file_read(path, MAX_FILE_BYTES, "audit file", &data, &size,
+                                             err);
+
+    if (s != GA_IO_OK)
+        return s;
+    s = ga_audit_decode(data, size, a, &why);
+    free(data);
+    if (s != GA_IO_OK)
+        return ga_io_fail(err, s, "%s: %s", path, why.message);
+    return ga_io_ok(err);
+}

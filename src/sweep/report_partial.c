@@ -1,0 +1,346 @@
+/* The report partial file (report_partial.h): the options, then per format
+ * each measurement as a length-prefixed partial file (partial_file.c) and
+ * its profile, sparse; an FNV-1a checksum closes it. */
+#include "sweep/report_partial.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/bytes.h"
+#include "io/whole_file.h"
+
+#define MAGIC "gelu-acc report "  /* 16 bytes, no NUL */
+#define MAGIC_LEN 16
+#define VERSION 1u
+#define MAX_FILE_BYTES ((size_t)1 << 30)
+
+int ga_report_partial_add_format(struct ga_report_partial *rp, const struct ga_format *f,
+                                 size_t count)
+{
+    struct ga_report_partial_format *e = &rp->format[rp->nformats];
+
+    if (rp->nformats >= GA_FORMAT_COUNT)
+        return -1;
+    e->format = f;
+    e->count = count;
+    e->parts = calloc(count + 1, sizeof *e->parts);
+    e->profiles = calloc(count + 1, sizeof *e->profiles);
+    rp->nformats++;
+    return e->parts && e->profiles ? 0 : -1;
+}
+
+void ga_report_partial_free(struct ga_report_partial *rp)
+{
+    for (size_t i = 0; i < rp->nformats; i++) {
+        struct ga_report_partial_format *e = &rp->format[i];
+        for (size_t j = 0; j < e->count; j++) {
+            if (e->parts)
+                ga_partial_free(e->parts[j]);
+            if (e->profiles)
+                ga_profile_free(e->profiles[j]);
+        }
+        free(e->parts);
+        free(e->profiles);
+    }
+    rp->nformats = 0;
+}
+
+bool ga_report_partial_is(const unsigned char *data, size_t size)
+{
+    return size >= MAGIC_LEN && memcmp(data, MAGIC, MAGIC_LEN) == 0;
+}
+
+/* Why ga_partials_merge refused, in a few words. */
+static const char *set_problem(enum ga_partial_set_status status)
+{
+    switch (status) {
+    case GA_PARTIALS_DIFFERENT: return "measured another way";
+    case GA_PARTIALS_SHARD_COUNT: return "another number of shards";
+    case GA_PARTIALS_INCOMPLETE: return "an unfinished shard";
+    case GA_PARTIALS_DUPLICATE: return "a shard given twice";
+    case GA_PARTIALS_MISSING: return "shards are missing";
+    case GA_PARTIALS_TOO_LARGE: return "a region would count 2^32 inputs";
+    default: return "out of memory";
+    }
+}
+
+/* Whether b is a shard of the report of a: options and plan. */
+static bool same_report(const struct ga_report_partial *a, const struct ga_report_partial *b)
+{
+    bool same = strcmp(a->program, b->program) == 0 && strcmp(a->formats, b->formats) == 0
+                && strcmp(a->float32_domain, b->float32_domain) == 0
+                && strcmp(a->real_float32_domain, b->real_float32_domain) == 0
+                && a->oracle == b->oracle && a->nformats == b->nformats;
+
+    for (size_t i = 0; same && i < a->nformats; i++)
+        same = a->format[i].format == b->format[i].format
+               && a->format[i].count == b->format[i].count;
+    return same;
+}
+
+/* Measurement j of format i of every part, merged into out's. */
+static int merge_one(struct ga_report_partial *parts, size_t n, size_t i, size_t j,
+                     struct ga_partial **set, struct ga_report_partial_format *e,
+                     struct ga_report_merge_problem *why)
+{
+    struct ga_partial_set_problem problem;
+
+    for (size_t k = 0; k < n; k++)
+        set[k] = parts[k].format[i].parts[j];
+    if (ga_partials_merge(set, n, &e->parts[j], &problem) != GA_PARTIALS_OK) {
+        why->no_memory = problem.status == GA_PARTIALS_NO_MEMORY;
+        why->index = problem.index;
+        why->impl = set[problem.index]->id.impl;
+        why->format = e->format->name;
+        why->what = set_problem(problem.status);
+        return -1;
+    }
+    if (!parts[0].format[i].profiles[j])
+        return 0;
+    if (!(e->profiles[j] = ga_profile_new(e->format))) {
+        why->no_memory = true;
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (parts[k].format[i].profiles[j])
+            ga_profile_merge(e->profiles[j], parts[k].format[i].profiles[j]);
+    return 0;
+}
+
+int ga_report_partials_merge(struct ga_report_partial *parts, size_t n,
+                             struct ga_report_partial *out, struct ga_report_merge_problem *why)
+{
+    struct ga_partial **set = calloc(n, sizeof *set);
+    int status = 0;
+
+    *why = (struct ga_report_merge_problem){ .no_memory = true };
+    memcpy(out, &parts[0], sizeof *out);
+    out->nformats = 0;
+    out->shard = out->shards = 1;
+    if (!set)
+        return -1;
+    for (size_t k = 1; k < n; k++)
+        if (!same_report(&parts[0], &parts[k])) {
+            *why = (struct ga_report_merge_problem){
+                .index = k, .what = "not a shard of the same report (another program, formats, "
+                "domain, oracle or set of implementations) as" };
+            free(set);
+            return -1;
+        }
+    for (size_t i = 0; i < parts[0].nformats && status == 0; i++) {
+        size_t count = parts[0].format[i].count;
+        if (ga_report_partial_add_format(out, parts[0].format[i].format, count) != 0) {
+            status = -1;
+            break;
+        }
+        for (size_t j = 0; j < count && status == 0; j++)
+            status = merge_one(parts, n, i, j, set, &out->format[i], why);
+    }
+    free(set);
+    return status;
+}
+
+/* --- writing --- */
+
+static void put_profile(struct ga_byte_writer *w, const struct ga_profile *p)
+{
+    uint32_t points = p->point ? (uint32_t)ga_encoding_count(p->format) : 0, n = 0;
+
+    ga_bytes_put_u32(w, points);
+    for (uint32_t i = 0; i < points; i++)
+        n += !(p->point[i] == -1);  /* visited, NaN included */
+    ga_bytes_put_u32(w, n);
+    for (uint32_t i = 0; i < points; i++)
+        if (!(p->point[i] == -1)) {
+            ga_bytes_put_u32(w, i);
+            ga_bytes_put_f64(w, p->point[i]);
+        }
+    n = 0;
+    for (int b = 0; b < GA_PROFILE_BINS; b++)
+        n += p->bin_count[b] > 0;
+    ga_bytes_put_u32(w, n);
+    for (uint32_t b = 0; b < GA_PROFILE_BINS; b++)
+        if (p->bin_count[b] > 0) {
+            ga_bytes_put_u32(w, b);
+            ga_bytes_put_f64(w, p->bin_max[b]);
+            ga_bytes_put_u64(w, p->bin_count[b]);
+            ga_bytes_put_u64(w, (uint64_t)p->bin_sum[b]);
+            ga_bytes_put_u64(w, (uint64_t)(p->bin_sum[b] >> 64));
+        }
+}
+
+enum ga_io_status ga_report_partial_encode(const struct ga_report_partial *rp,
+                                           unsigned char **data, size_t *size,
+                                           struct ga_io_error *err)
+{
+    struct ga_byte_writer w = { 0 };
+    enum ga_io_status s = GA_IO_OK;
+
+    ga_bytes_put_raw(&w, MAGIC, MAGIC_LEN);
+    ga_bytes_put_u32(&w, VERSION);
+    ga_bytes_put_str(&w, rp->program);
+    ga_bytes_put_str(&w, rp->formats);
+    ga_bytes_put_str(&w, rp->float32_domain);
+    ga_bytes_put_str(&w, rp->real_float32_domain);
+    ga_bytes_put_str(&w, rp->oracle == GA_ORACLE_MPFR ? "mpfr" : "fast");
+    ga_bytes_put_u32(&w, rp->shard);
+    ga_bytes_put_u32(&w, rp->shards);
+    ga_bytes_put_u32(&w, (uint32_t)rp->nformats);
+    for (size_t i = 0; i < rp->nformats && s == GA_IO_OK; i++) {
+        const struct ga_report_partial_format *e = &rp->format[i];
+        ga_bytes_put_str(&w, e->format->name);
+        ga_bytes_put_u32(&w, (uint32_t)e->count);
+        for (size_t j = 0; j < e->count && s == GA_IO_OK; j++) {
+            unsigned char *part;
+            size_t n;
+            if ((s = ga_partial_encode(e->parts[j], &part, &n, err)) != GA_IO_OK)
+                break;
+            ga_bytes_put_u32(&w, (uint32_t)n);
+            ga_bytes_put_raw(&w, part, n);
+            free(part);
+            ga_bytes_put_u8(&w, e->profiles[j] != NULL);
+            if (e->profiles[j])
+                put_profile(&w, e->profiles[j]);
+        }
+    }
+    if (s != GA_IO_OK) {
+        ga_bytes_writer_free(&w);
+        return s;
+    }
+    return ga_bytes_close_frame(&w, data, size, err);
+}
+
+enum ga_io_status ga_report_partial_write(const char *path, const struct ga_report_partial *rp,
+                                          struct ga_io_error *err)
+{
+    unsigned char *data;
+    size_t size;
+    enum ga_io_status s = ga_report_partial_encode(rp, &data, &size, err);
+
+    if (s != GA_IO_OK)
+        return s;
+    s = ga_whole_file_write(path, data, size, true, err);
+    free(data);
+    return s;
+}
+
+/* --- reading --- */
+
+static struct ga_profile *get_profile(struct ga_byte_reader *r, const struct ga_format *f)
+{
+    struct ga_profile *p = ga_profile_new(f);
+    uint32_t points, n, at = 0;
+
+    if (!p) {
+        ga_bytes_fail(r, "out of memory");
+        return NULL;
+    }
+    points = ga_bytes_get_u32(r);
+    ga_bytes_need(r, points == (p->point ? ga_encoding_count(f) : 0), "a profile of another format");
+    n = ga_bytes_get_u32(r);
+    ga_bytes_need(r, n <= points, "more profile points than encodings");
+    for (uint32_t k = 0; k < n && !r->failure; k++) {
+        uint32_t i = ga_bytes_get_u32(r);
+        ga_bytes_need(r, i < points && (k == 0 || i >= at), "profile points out of order");
+        at = i + 1;
+        if (!r->failure)
+            p->point[i] = ga_bytes_get_f64(r);
+    }
+    n = ga_bytes_get_u32(r);
+    ga_bytes_need(r, n <= GA_PROFILE_BINS, "more profile bins than there are");
+    at = 0;
+    for (uint32_t k = 0; k < n && !r->failure; k++) {
+        uint32_t b = ga_bytes_get_u32(r);
+        uint64_t lo, hi;
+        ga_bytes_need(r, b < GA_PROFILE_BINS && (k == 0 || b >= at), "profile bins out of order");
+        at = b + 1;
+        if (r->failure)
+            break;
+        p->bin_max[b] = ga_bytes_get_f64(r);
+        p->bin_count[b] = ga_bytes_get_u64(r);
+        ga_bytes_need(r, p->bin_count[b] > 0, "an empty profile bin");
+        lo = ga_bytes_get_u64(r);
+        hi = ga_bytes_get_u64(r);
+        p->bin_sum[b] = (unsigned __int128)hi << 64 | lo;
+    }
+    return p;
+}
+
+enum ga_io_status ga_report_partial_decode(const unsigned char *data, size_t size,
+                                           struct ga_report_partial *rp,
+                                           struct ga_io_error *err)
+{
+    struct ga_byte_reader r;
+    char name[64];
+    uint32_t nformats;
+    enum ga_io_status s;
+
+    memset(rp, 0, sizeof *rp);
+    if ((s = ga_bytes_open_frame(data, size, MAGIC, VERSION, "report partial file", &r, err))
+        != GA_IO_OK)
+        return s;
+    ga_bytes_get_str(&r, rp->program, sizeof rp->program);
+    ga_bytes_get_str(&r, rp->formats, sizeof rp->formats);
+    ga_bytes_get_str(&r, rp->float32_domain, sizeof rp->float32_domain);
+    ga_bytes_get_str(&r, rp->real_float32_domain, sizeof rp->real_float32_domain);
+    ga_bytes_get_str(&r, name, sizeof name);
+    ga_bytes_need(&r, strcmp(name, "fast") == 0 || strcmp(name, "mpfr") == 0, "an unknown oracle");
+    rp->oracle = strcmp(name, "mpfr") == 0 ? GA_ORACLE_MPFR : GA_ORACLE_FAST;
+    rp->shard = ga_bytes_get_u32(&r);
+    rp->shards = ga_bytes_get_u32(&r);
+    ga_bytes_need(&r, rp->shard >= 1 && rp->shard <= rp->shards, "a shard outside 1 <= K <= N");
+    nformats = ga_bytes_get_u32(&r);
+    ga_bytes_need(&r, nformats >= 1 && nformats <= GA_FORMAT_COUNT, "a format count out of range");
+    for (uint32_t i = 0; i < nformats && !r.failure; i++) {
+        const struct ga_format *f;
+        uint32_t count;
+        ga_bytes_get_str(&r, name, sizeof name);
+        ga_bytes_need(&r, (f = ga_format_by_name(name)) != NULL, "an unknown format");
+        count = ga_bytes_get_u32(&r);
+        ga_bytes_need(&r, count <= 4096, "a measurement count out of range");
+        if (r.failure || ga_report_partial_add_format(rp, f, count) != 0) {
+            ga_bytes_need(&r, false, "out of memory");
+            break;
+        }
+        for (uint32_t j = 0; j < count && !r.failure; j++) {
+            struct ga_report_partial_format *e = &rp->format[i];
+            struct ga_io_error why;
+            uint32_t n = ga_bytes_get_u32(&r);
+            ga_bytes_need(&r, n <= r.size - r.at, "a measurement longer than the file");
+            if (r.failure)
+                break;
+            if (ga_partial_decode(r.data + r.at, n, &e->parts[j], &why) != GA_IO_OK) {
+                ga_bytes_need(&r, false, "a measurement that is not a partial file");
+                break;
+            }
+            ga_bytes_need(&r, e->parts[j]->format == f && e->parts[j]->shard == rp->shard
+                 && e->parts[j]->shards == rp->shards, "a measurement of another shard");
+            r.at += n;
+            if (ga_bytes_get_u8(&r) && !r.failure)
+                e->profiles[j] = get_profile(&r, f);
+        }
+    }
+    ga_bytes_need(&r, r.at == r.size, "bytes follow the measurements");
+    if (r.failure)
+        return ga_io_fail(err, GA_IO_MALFORMED, "at byte %zu: %s", r.failed_at, r.failure);
+    return ga_io_ok(err);
+}
+
+enum ga_io_status ga_report_partial_read(const char *path, struct ga_report_partial *rp,
+                                         struct ga_io_error *err)
+{
+    unsigned char *data;
+    size_t size;
+    struct ga_io_error why;
+    enum ga_io_status s = ga_whole_file_read(path, MAX_FILE_BYTES, "report partial file",
+                                             &data, &size, err);
+
+    memset(rp, 0, sizeof *rp);
+    if (s != GA_IO_OK)
+        return s;
+    s = ga_report_partial_decode(data, size, rp, &why);
+    free(data);
+    if (s != GA_IO_OK)
+        return ga_io_fail(err, s, "%s: %s", path, why.message);
+    return ga_io_ok(err);
+}

@@ -1,0 +1,52 @@
+#!/bin/bash
+# Report shards: 'report --shard K/N --partial FILE' for K = 1..N, merged
+# by 'merge --out DIR', writes the directory one report writes, byte for
+# byte: pages (Markdown, CSV, JSON, HTML), plots, facts, index and marker;
+# for the 16-bit formats (every input) and float32 on a sample.  Sets that
+# are not one report are refused.
+. "${top_srcdir:-.}/tests/tap.sh"
+
+args=(--formats bfloat16,float16,float32 --float32-domain stride:65536)
+"$GELU_ACC" report --out "$tmp/one" "${args[@]}" > /dev/null 2>&1
+
+# sharded N: N shards (in reverse order) merged = the one-process directory
+sharded() {
+    local n=$1 files=() k
+    for ((k = n; k >= 1; k--)); do
+        "$GELU_ACC" report "${args[@]}" --shard "$k/$n" --partial "$tmp/r$k" || return 1
+        files+=("$tmp/r$k")
+    done
+    rm -rf "$tmp/merged$n"
+    "$GELU_ACC" merge --out "$tmp/merged$n" "${files[@]}" > /dev/null || return 1
+    diff -r "$tmp/one" "$tmp/merged$n"
+}
+check "the one-process report wrote its pages" test -s "$tmp/one/float32.md" -a -s "$tmp/one/bfloat16.html"
+check "bfloat16, float16, float32 stride:65536: 1 shard merged = one report, every file" sharded 1
+check "3 shards merged = one report, every file (pages, CSV, JSON, HTML, plots)" sharded 3
+
+refused() {
+    local text=$1
+    shift
+    expect_status 2 "$@" && stderr_has "$text"
+}
+check "a missing shard is refused" \
+    refused "shards are missing" "$GELU_ACC" merge --out "$tmp/x1" "$tmp/r1" "$tmp/r3"
+check "a shard given twice is refused" \
+    refused "a shard given twice" "$GELU_ACC" merge --out "$tmp/x2" "$tmp/r1" "$tmp/r1" "$tmp/r3"
+other() {
+    "$GELU_ACC" report --formats bfloat16,float16,float32 --float32-domain stride:131072 \
+        --shard 2/3 --partial "$tmp/other" &&
+    refused "not a shard of the same report" "$GELU_ACC" merge --out "$tmp/x3" "$tmp/r1" \
+        "$tmp/other" "$tmp/r3"
+}
+check "a shard of another report (float32 domain) is refused" other
+check "a sweep's partial is not a report's" \
+    refused "not a report partial file" "$GELU_ACC" merge --out "$tmp/x4" "$tmp/one/float32.md"
+check "--real-outputs cannot be sharded" \
+    refused "cannot be sharded" "$GELU_ACC" report --formats bfloat16 --shard 1/2 \
+        --partial "$tmp/x" --real-outputs "$tmp/none"
+check "--shard without --partial is refused" \
+    refused "--shard needs --partial" "$GELU_ACC" report --out "$tmp/x5" --shard 1/2
+check "merge --out refuses --json" \
+    refused "do not apply" "$GELU_ACC" merge --json --out "$tmp/x6" "$tmp/r1"
+finish
