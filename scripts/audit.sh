@@ -1,0 +1,37 @@
+#!/bin/sh
+# The exhaustive oracle audit (doc/audit.md): every float32 input, gelu and
+# gelu_tanh, the MPFR-only oracle against the fast one.  About 6 CPU hours,
+# so it runs in 64 shards per function, each about 1/64 of the work (3 to 4
+# CPU minutes), and can be stopped at any moment: a finished shard's state
+# file is kept in audit/float32-FUNCTION/ (commit it), an unfinished one
+# resumes from its checkpoint, and a later run, in another session or on
+# another machine, does only what is missing.  When every shard of a
+# function is there, the merged result is written to
+# reports/audit-float32-FUNCTION.md.
+# Usage: scripts/audit.sh [gelu|gelu_tanh]...   (GELU_ACC: the program;
+# THREADS: threads per shard, default all)
+set -eu
+cd "$(dirname "$0")/.."
+gelu_acc=${GELU_ACC:-./gelu-acc}
+shards=64
+threads=${THREADS:+--threads $THREADS}
+[ $# -gt 0 ] || set -- gelu gelu_tanh
+for fn in "$@"; do
+    case $fn in gelu|gelu_tanh) ;; *) echo "audit.sh: unknown function '$fn'" >&2; exit 2 ;; esac
+    dir=audit/float32-$fn
+    mkdir -p "$dir"
+    k=1
+    while [ $k -le $shards ]; do
+        state=$dir/shard-$k-of-$shards
+        if [ ! -f "$state" ]; then
+            echo "audit.sh: $fn, shard $k of $shards" >&2
+            # exit status 3: a disagreement, kept in the state file and merged below
+            "$gelu_acc" audit --function "$fn" --format float32 --domain all $threads \
+                --shard $k/$shards --partial "$state" --checkpoint "$state.checkpoint" ||
+                [ $? -eq 3 ]
+            rm -f "$state.checkpoint"
+        fi
+        k=$((k + 1))
+    done
+    "$gelu_acc" audit --merge --out "reports/audit-float32-$fn.md" "$dir"/shard-*-of-$shards
+done
