@@ -192,6 +192,12 @@ static void test_specials(void **state)
             assert_int_equal(t.direction, 1);
             assert_int_equal(backward(fn, f, 0.0, -3 * tiny).rounded, ga_encode(f, -2 * tiny));
             assert_int_equal(backward(fn, f, 0.0, big).rounded, ga_encode(f, big / 2));
+            /* x next to 0: d(x) = 1/2 + x (phi(0) + ...) breaks the tie of
+             * tiny/2 towards x's side (d > 1/2 for x > 0, < 1/2 for x < 0) */
+            assert_int_equal(backward(fn, f, tiny, tiny).rounded, ga_encode(f, tiny));
+            assert_int_equal(backward(fn, f, -tiny, tiny).rounded, ga_zero(f, false));
+            assert_int_equal(backward(fn, f, -tiny, -3 * tiny).rounded, ga_encode(f, -tiny));
+            assert_int_equal(backward(fn, f, tiny, -3 * tiny).rounded, ga_encode(f, -2 * tiny));
             /* far tails: d(x) vanishes left (a zero of -sign(dy)), is 1 right */
             t = backward(fn, f, -big, big);
             assert_int_equal(t.rounded, ga_zero(f, true));

@@ -43,6 +43,8 @@ static const char help[] =
     "prints the same bytes.  A checkpoint of another command is refused.\n"
     "Numbers and domain fields: README, \"Numbers, domains and bits files\";\n"
     "shards: README, \"Shards, merge and checkpoints\".\n"
+    "--backward measures a backward kernel on (x, dy) pairs: see\n"
+    "'gelu-acc sweep --backward --help'.\n"
     "Exit status: 0 measured (or the partial file written), 1 the kernel failed,\n"
     "2 usage or input error.\n";
 
@@ -200,6 +202,9 @@ int ga_cmd_sweep(int argc, char **argv)
     char *plugin_spec = NULL;
     int opt, status;
 
+    for (int a = 1; a < argc; a++)
+        if (strcmp(argv[a], "--backward") == 0)
+            return ga_cmd_sweep_backward(argc, argv);
     ga_plugin_default_options(&po);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {

@@ -26,6 +26,11 @@ struct ga_grad_value {
     enum ga_grad_kind kind;
     double mant;
     long exp;
+    /* APPROX within 2^-20 of base = 1/2 (tiny x) or 1 (x beyond 5), else
+     * base = 0: d = base + delta, |delta' - delta| <= 2^-52 |delta|.  There
+     * dy d lies next to the representable dy base, where mant alone cannot
+     * tell the side (backward_fast.c). */
+    double base, delta;
 };
 
 /* d(x) for a derivative fn (GA_GELU_GRAD, GA_GELU_TANH_GRAD) at a double x,

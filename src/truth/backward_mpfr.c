@@ -20,7 +20,7 @@ int ga_backward_mpfr(enum ga_function fn, const struct ga_format *f, ga_bits x, 
 {
     const struct ga_grad_encloser *enc = ga_grad_encloser(fn);
     double xd = ga_decode(f, x), dyd = ga_decode(f, dy);
-    struct ga_grad_value g;
+    struct ga_grad_value g = { GA_GRAD_NAN, 0, 0, 0, 0 };
     struct ga_mpfr_range saved;
     int status = GA_TRUTH_UNDECIDED;
     mpfr_prec_t w;

@@ -39,9 +39,36 @@ static int one_above(mpfr_srcptr s, mpfr_srcptr err)
     return yes;
 }
 
+/* When s is within 2^-20 of 1/2 or 1, set base and delta = s - base,
+ * rounded (|s - base| exact: Sterbenz), once err <= 2^-61 |s - base|;
+ * returns 0 when that needs more precision. */
+static int near_base(mpfr_srcptr s, mpfr_srcptr err, struct ga_grad_value *out)
+{
+    static const double bases[] = { 0.5, 1.0 };
+    int decided = 1;
+    mpfr_t d;
+
+    mpfr_init2(d, mpfr_get_prec(s));
+    for (int i = 0; i < 2; i++) {
+        mpfr_sub_d(d, s, bases[i], MPFR_RNDN);  /* exact */
+        if (!mpfr_zero_p(d) && mpfr_get_exp(d) > -20 + (i == 0 ? -1 : 0))
+            continue;
+        /* d = 0: s is base itself, which d is not (x != 0 is no root of d - base) */
+        if (mpfr_zero_p(d) || (long)mpfr_get_exp(d) - (long)mpfr_get_exp(err) < 62) {
+            decided = 0;
+            break;
+        }
+        out->base = bases[i];
+        out->delta = mpfr_get_d(d, MPFR_RNDN);
+    }
+    mpfr_clear(d);
+    return decided;
+}
+
 int ga_grad_limit(double x, struct ga_grad_value *out)
 {
     out->exp = 0;
+    out->base = out->delta = 0;
     if (isnan(x)) {
         out->kind = GA_GRAD_NAN;
         out->mant = NAN;
@@ -80,6 +107,7 @@ int ga_grad_value(enum ga_function fn, double xd, struct ga_grad_value *out)
                 out->kind = xd < 0 ? GA_GRAD_VANISHING : GA_GRAD_ONE_ABOVE;
                 out->mant = xd < 0 ? -0.5 : 0.5;
                 out->exp = xd < 0 ? GA_EXACT_EXP_MIN : 1;
+                out->base = out->delta = 0;
                 status = GA_TRUTH_OK;
                 break;
             }
@@ -89,6 +117,7 @@ int ga_grad_value(enum ga_function fn, double xd, struct ga_grad_value *out)
             out->kind = GA_GRAD_ONE_ABOVE;
             out->mant = 0.5;
             out->exp = 1;
+            out->base = out->delta = 0;
             status = GA_TRUTH_OK;
             break;
         }
@@ -104,6 +133,9 @@ int ga_grad_value(enum ga_function fn, double xd, struct ga_grad_value *out)
             out->kind = GA_GRAD_APPROX;
             out->mant = m;
             out->exp = e;
+            out->base = out->delta = 0;
+            if (!near_base(s, err, out))
+                continue;  /* d - base not yet to 2^-61 */
             status = GA_TRUTH_OK;
             break;
         }
