@@ -105,4 +105,11 @@ check "a command that does not run over ranks is refused" \
     expect_status 2 mpi 2 truth --format float32 1
 check "report --partial is refused under mpirun" \
     expect_status 2 mpi 2 report --formats bfloat16 --partial "$tmp/p"
+check "sweep --backward and --input-format run as one process: refused under mpirun" \
+    bash -c "$(declare -f expect_status stderr_has mpi); tmp=$tmp; GELU_ACC=$GELU_ACC; GELU_ACC_MPIRUN=$GELU_ACC_MPIRUN;
+             expect_status 2 mpi 2 sweep --backward --impl pytorch_gelu_backward --format bfloat16 --domain pairs:random:100 &&
+             stderr_has '--backward runs as one process' &&
+             expect_status 2 mpi 2 sweep --format float8_e4m3fn --input-format bfloat16 && stderr_has '--input-format runs as one process'"
+check "report of float64 is refused under mpirun (no partial file holds its encodings)" \
+    expect_status 2 mpi 2 report --formats float64 --out "$tmp/r64"
 finish

@@ -32,6 +32,7 @@ int ga_cli_digits(const struct ga_format *f);
 int ga_cmd_truth(int argc, char **argv);
 int ga_cmd_list(int argc, char **argv);
 int ga_cmd_sweep(int argc, char **argv);
+int ga_cmd_sweep_backward(int argc, char **argv);  /* sweep --backward */
 int ga_cmd_report(int argc, char **argv);
 int ga_cmd_inputs(int argc, char **argv);
 int ga_cmd_grade(int argc, char **argv);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "impls/backward.h"
 #include "impls/impl.h"
 #include "real/real.h"
 #include "truth/fast.h"
@@ -28,6 +29,20 @@ static void list_models(void)
     }
     printf("\nThe float32 models call the C library's libm (glibc %s): erff, erfcf, "
            "tanhf, expf.\n", ga_real_libc_version());
+}
+
+static void list_backward(void)
+{
+    puts("Backward kernels (gelu-acc sweep --backward): dx = dy * d(x) as written after the "
+         "sources named:\n");
+    for (size_t i = 0; i < ga_backward_catalogue_count(); i++) {
+        const struct ga_backward_impl *impl = ga_backward_catalogue_at(i);
+        printf("%-34s %-25s %s\n", impl->name,
+               impl->formats & GA_FORMAT_BIT(GA_FLOAT32) ? "float32,float16,bfloat16" : "float16,bfloat16",
+               ga_function_name(impl->approximates));
+        printf("    formula:  %s\n    computes: %s\n    models:   %s\n", impl->formula,
+               impl->computes, impl->models);
+    }
 }
 
 static const char *specials_text(const struct ga_format *f)
@@ -103,17 +118,22 @@ static void list_real(void)
 int ga_cmd_list(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--help") == 0) {
-        puts("usage: gelu-acc list [--formats]\n\nLists the built-in models (name, formats, "
+        puts("usage: gelu-acc list [--formats | --backward]\n\nLists the built-in models (name, formats, "
              "the function each approximates, the formula as computed, its precision, what it "
              "models), then the real libraries: for each, what is called, and per format the "
              "library version and the code path it reports, or why it does not run here.\n"
              "  --formats  the format table instead: width, precision, exponent range, bias, "
              "largest and smallest values, the encodings that are not numbers, overflow "
-             "conventions, and which functions have a fast oracle in each format.");
+             "conventions, and which functions have a fast oracle in each format.\n"
+             "  --backward the backward kernels instead (README, \"Gradients\").");
         return GA_EXIT_OK;
     }
     if (argc == 2 && strcmp(argv[1], "--formats") == 0) {
         list_formats();
+        return GA_EXIT_OK;
+    }
+    if (argc == 2 && strcmp(argv[1], "--backward") == 0) {
+        list_backward();
         return GA_EXIT_OK;
     }
     if (argc > 1) {

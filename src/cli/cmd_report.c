@@ -741,7 +741,8 @@ static int write_merged(struct ga_report_partial *all, const char *dir, bool for
     struct report_share share = { .shard = 1, .shards = 1, .merged = all };
 
     return report_all(dir, all->formats, all->float32_domain,
-                      all->real_float32_domain[0] ? all->real_float32_domain : NULL, NULL, 0,
+                      all->real_float32_domain[0] ? all->real_float32_domain : NULL,
+                      GA_REPORT_FLOAT64_DOMAIN /* never used: shards refuse float64 */, NULL, 0,
                       &so, force, &share);
 }
 

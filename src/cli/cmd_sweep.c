@@ -60,6 +60,8 @@ static const char help[] =
     "one file per rank, FILE.K-of-P.  An error on one rank stops every rank.\n"
     "Numbers and domain fields: README, \"Numbers, domains and bits files\";\n"
     "shards and MPI: README, \"Shards, merge and checkpoints\".\n"
+    "--backward measures a backward kernel on (x, dy) pairs: see\n"
+    "'gelu-acc sweep --backward --help'.\n"
     "Exit status: 0 measured (or the partial file written), 1 the kernel failed,\n"
     "2 usage or input error.\n";
 
@@ -256,6 +258,14 @@ int ga_cmd_sweep(int argc, char **argv)
     char *plugin_spec = NULL;
     int opt, status;
 
+    for (int a = 1; a < argc; a++)
+        if (strcmp(argv[a], "--backward") == 0) {
+            if (ga_ranks_count() > 1) {
+                ga_cli_error("sweep: --backward runs as one process, not under mpirun");
+                return GA_EXIT_USAGE;
+            }
+            return ga_cmd_sweep_backward(argc, argv);
+        }
     ga_plugin_default_options(&po);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
@@ -344,6 +354,10 @@ int ga_cmd_sweep(int argc, char **argv)
     if (!(f = ga_cli_format(format_name)))
         return GA_EXIT_USAGE;
     if (input_format) {  /* every fused model, every convention: nothing else to choose */
+        if (ga_ranks_count() > 1) {
+            ga_cli_error("sweep: --input-format runs as one process, not under mpirun");
+            return GA_EXIT_USAGE;
+        }
         if (impl_name || kernel || sr.partial || sr.checkpoint || form != GA_CLI_TEXT
             || rq.reference != GA_GELU) {
             ga_cli_error("sweep: --input-format measures the fused GELU + cast models against "

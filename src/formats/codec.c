@@ -4,12 +4,28 @@
 #include "formats/format.h"
 
 #include <math.h>
+#include <string.h>
 
 static int exponent_bias(const struct ga_format *f)
 {
     return ga_exponent_bias(f);
 }
 
+/* 2^e for a normal double exponent, built from its bits (exact). */
+static double power_of_two(int e)
+{
+    uint64_t bits = (uint64_t)(1023 + e) << 52;
+    double v;
+
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+/* Built from the fields (sweeps decode every pair): an exponent field of 0
+ * is a zero or subnormal, mantissa * 2^(emin - mbits); a normal value is the
+ * double with the same fraction bits, rebiased; magnitudes from
+ * ga_finite_end on are infinity, from ga_nan_from on NaN.  Every value is a
+ * double, so each step is exact. */
 double ga_decode(const struct ga_format *f, ga_bits x)
 {
     int mbits = ga_mantissa_bits(f);
@@ -18,21 +34,17 @@ double ga_decode(const struct ga_format *f, ga_bits x)
     ga_bits mantissa = magnitude & (((ga_bits)1 << mbits) - 1);
     double v;
 
-    switch (ga_classify(f, x)) {
-    case GA_NAN:
-        v = NAN;
-        break;
-    case GA_INFINITE:
-        v = INFINITY;
-        break;
-    case GA_ZERO:
-    case GA_SUBNORMAL:
-        v = ldexp((double)mantissa, f->emin - mbits);
-        break;
-    default:
-        v = ldexp((double)(mantissa | ((ga_bits)1 << mbits)),
-                  (int)exponent - exponent_bias(f) - mbits);
-        break;
+    if (exponent == 0) {
+        /* float64's subnormals lie below the normal doubles that
+         * power_of_two builds: scaled by ldexp, exact (they are doubles) */
+        v = f->emin - mbits >= -1022 ? (double)mantissa * power_of_two(f->emin - mbits)
+                                     : ldexp((double)mantissa, f->emin - mbits);
+    } else if (magnitude >= ga_finite_end(f)) {
+        v = magnitude >= ga_nan_from(f) ? NAN : INFINITY;
+    } else {
+        uint64_t bits = ((uint64_t)((int)exponent - exponent_bias(f) + 1023) << 52)
+                      | ((uint64_t)mantissa << (52 - mbits));
+        memcpy(&v, &bits, sizeof v);
     }
     return ga_sign(f, x) ? -v : v;
 }

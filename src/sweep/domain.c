@@ -40,8 +40,7 @@ static ga_bits from_value_key(const struct ga_format *f, int64_t key)
     return key >= 0 ? (ga_bits)key : (ga_bits)(-(key + 1)) | ga_sign_mask(f);
 }
 
-/* splitmix64: a counter-based generator, so input i needs no state. */
-static uint64_t mix(uint64_t z)
+uint64_t ga_domain_mix(uint64_t z)
 {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
@@ -336,7 +335,7 @@ int ga_domain_fill(const struct ga_domain *d, uint64_t start, size_t n, ga_bits 
         break;
     case GA_DOMAIN_RANDOM:
         for (size_t i = 0; i < n; i++)
-            out[i] = (ga_bits)(mix(d->seed * 0x9e3779b97f4a7c15u + start + i) & ga_all_ones(f));
+            out[i] = (ga_bits)(ga_domain_mix(d->seed * 0x9e3779b97f4a7c15u + start + i) & ga_all_ones(f));
         break;
     case GA_DOMAIN_STRIDE:
         for (size_t i = 0; i < n; i++)

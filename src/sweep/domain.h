@@ -83,4 +83,8 @@ void ga_domain_free(struct ga_domain *d);
  * when a source failed to read (its error() says why). */
 int ga_domain_fill(const struct ga_domain *d, uint64_t start, size_t n, ga_bits *out);
 
+/* splitmix64's output function: a counter-based generator, so input i of
+ * a random domain needs no state (pair domains draw from it too). */
+uint64_t ga_domain_mix(uint64_t z);
+
 #endif

@@ -25,12 +25,13 @@
 #include <math.h>
 
 #include "truth/gelu_oracles.h"
+#include "truth/grad_enclose.h"
 #include "truth/grad_limits.h"
 #include "truth/grad_sign.h"
 #include "truth/ziv.h"
 
 /* 1 when |x| phi(x) < 2^GA_EXACT_EXP_MIN is proved, for |x| >= 1. */
-static int tail_vanishes(mpfr_srcptr x)
+int ga_gelu_grad_tail_vanishes(mpfr_srcptr x)
 {
     mpfr_t t;
     int vanishes;
@@ -51,7 +52,7 @@ static int tail_vanishes(mpfr_srcptr x)
 /* s (precision w) and err (64 bits) with |s - gelu'(x)| <= err, by the
  * analysis above; returns 0 when a term left MPFR's range (then s and err
  * mean nothing).  Runs in the caller's exponent range. */
-static int enclose(mpfr_srcptr x, double xd, mpfr_prec_t w, mpfr_ptr s, mpfr_ptr err)
+int ga_gelu_grad_enclose(mpfr_srcptr x, double xd, mpfr_prec_t w, mpfr_ptr s, mpfr_ptr err)
 {
     double ca = 3.2 * xd * xd + 3.2, cb = 0.6 * xd * xd + 6;
     mpfr_t a, b, t, c;
@@ -95,7 +96,7 @@ static int enclose(mpfr_srcptr x, double xd, mpfr_prec_t w, mpfr_ptr s, mpfr_ptr
 }
 
 /* The first working precision: (cA + cB) u <= 2^-10. */
-static long first_precision(double xd)
+long ga_gelu_grad_first_precision(double xd)
 {
     return 64 + 10 + ga_ceil_log2(3.8 * xd * xd + 10.2);
 }
@@ -118,9 +119,9 @@ int ga_gelu_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
     mpfr_init2(s, 64);
     mpfr_init2(err, 64);
-    for (w = first_precision(xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
-        if (!enclose(x, xd, w, s, err)) {
-            if (tail_vanishes(x)) {
+    for (w = ga_gelu_grad_first_precision(xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+        if (!ga_gelu_grad_enclose(x, xd, w, s, err)) {
+            if (ga_gelu_grad_tail_vanishes(x)) {
                 if (xd < 0)
                     ga_truth_vanishing(f, true, out);
                 else
@@ -149,9 +150,9 @@ int ga_gelu_grad_sign(double xd, long precision)
 
     mpfr_inits2(64, x, s, err, (mpfr_ptr)0);
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
-    if (precision < first_precision(xd))
-        precision = first_precision(xd);
-    if (enclose(x, xd, precision, s, err) && mpfr_cmpabs(s, err) > 0)
+    if (precision < ga_gelu_grad_first_precision(xd))
+        precision = ga_gelu_grad_first_precision(xd);
+    if (ga_gelu_grad_enclose(x, xd, precision, s, err) && mpfr_cmpabs(s, err) > 0)
         sign = mpfr_sgn(s);
     mpfr_clears(x, s, err, (mpfr_ptr)0);
     ga_mpfr_restore_range(saved);

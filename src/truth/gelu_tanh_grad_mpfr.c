@@ -31,12 +31,13 @@
 #include <math.h>
 
 #include "truth/gelu_oracles.h"
+#include "truth/grad_enclose.h"
 #include "truth/grad_limits.h"
 #include "truth/grad_sign.h"
 #include "truth/ziv.h"
 
 /* 1 when (2 + 2|P|) exp(-2|u|) < 2^GA_EXACT_EXP_MIN is proved, for |x| >= 1. */
-static int tail_vanishes(mpfr_srcptr x)
+int ga_gelu_tanh_grad_tail_vanishes(mpfr_srcptr x)
 {
     mpfr_t ax, beta_lo, beta_hi, t, p, bound;
     int vanishes;
@@ -83,7 +84,7 @@ static void constants(double xd, double *c1, double *c2)
 }
 
 /* The first working precision: (cT1 + cT2) u_w <= 2^-10. */
-static long first_precision(double xd)
+long ga_gelu_tanh_grad_first_precision(double xd)
 {
     double c1, c2;
 
@@ -94,7 +95,7 @@ static long first_precision(double xd)
 /* s (precision w) and err (64 bits) with |s - g(x)| <= err, by the analysis
  * above; returns 0 when a step left MPFR's range (then s and err mean
  * nothing).  Runs in the caller's exponent range. */
-static int enclose(mpfr_srcptr x, double xd, mpfr_prec_t w, mpfr_ptr s, mpfr_ptr err)
+int ga_gelu_tanh_grad_enclose(mpfr_srcptr x, double xd, mpfr_prec_t w, mpfr_ptr s, mpfr_ptr err)
 {
     double c1, c2;
     mpfr_t k, q, a, e, d, t1, t2, c;
@@ -166,9 +167,9 @@ int ga_gelu_tanh_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_tr
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
     mpfr_init2(s, 64);
     mpfr_init2(err, 64);
-    for (w = first_precision(xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
-        if (!enclose(x, xd, w, s, err)) {
-            if (tail_vanishes(x)) {
+    for (w = ga_gelu_tanh_grad_first_precision(xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+        if (!ga_gelu_tanh_grad_enclose(x, xd, w, s, err)) {
+            if (ga_gelu_tanh_grad_tail_vanishes(x)) {
                 if (xd < 0)
                     ga_truth_vanishing(f, true, out);
                 else
@@ -197,9 +198,9 @@ int ga_gelu_tanh_grad_sign(double xd, long precision)
 
     mpfr_inits2(64, x, s, err, (mpfr_ptr)0);
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
-    if (precision < first_precision(xd))
-        precision = first_precision(xd);
-    if (enclose(x, xd, precision, s, err) && mpfr_cmpabs(s, err) > 0)
+    if (precision < ga_gelu_tanh_grad_first_precision(xd))
+        precision = ga_gelu_tanh_grad_first_precision(xd);
+    if (ga_gelu_tanh_grad_enclose(x, xd, precision, s, err) && mpfr_cmpabs(s, err) > 0)
         sign = mpfr_sgn(s);
     mpfr_clears(x, s, err, (mpfr_ptr)0);
     ga_mpfr_restore_range(saved);

@@ -1,0 +1,15 @@
+/* A backward sweep's results as text or JSON (README, "Gradients"). */
+#ifndef GA_BACKWARD_PRINT_H
+#define GA_BACKWARD_PRINT_H
+
+#include <stdio.h>
+
+#include "sweep/backward_sweep.h"
+
+/* Returns 0, or -1 when writing failed. */
+int ga_backward_print_text(FILE *out, const struct ga_backward_sweep *s,
+                           const struct ga_backward_stats *st);
+int ga_backward_print_json(FILE *out, const struct ga_backward_sweep *s,
+                           const struct ga_backward_stats *st);
+
+#endif

@@ -1,0 +1,30 @@
+#!/bin/bash
+# Backward sweeps: deterministic for any thread count, pair domains count
+# what they say, bad input refused with exit status 2.
+. "${top_srcdir:-.}/tests/tap.sh"
+
+bw() { "$GELU_ACC" sweep --backward --json "$@"; }
+
+check "bfloat16 pairs:random: 1 thread = 2 threads" \
+    bash -c "$(declare -f bw); GELU_ACC=$GELU_ACC; bw --impl pytorch_gelu_backward_native --format bfloat16 --domain pairs:random:1500000:3 --threads 1 > $tmp/a && bw --impl pytorch_gelu_backward_native --format bfloat16 --domain pairs:random:1500000:3 --threads 2 > $tmp/b && cmp $tmp/a $tmp/b"
+check "float32 pairs:random: 1 thread = 2 threads" \
+    bash -c "$(declare -f bw); GELU_ACC=$GELU_ACC; bw --impl llmc_gelu_backward --format float32 --domain pairs:random:100000:9 --threads 1 > $tmp/a && bw --impl llmc_gelu_backward --format float32 --domain pairs:random:100000:9 --threads 2 > $tmp/b && cmp $tmp/a $tmp/b"
+check "pairs:random:N measures N pairs" \
+    bash -c "[ \"\$($GELU_ACC sweep --backward --json --impl jax_gelu_backward --format float16 --domain pairs:random:1234 | $PYTHON -c 'import json,sys; print(json.load(sys.stdin)[\"all\"][\"pairs\"])')\" = 1234 ]"
+check "an x domain with --dy measures every x in [1, 2] (129 bfloat16 values)" \
+    bash -c "[ \"\$($GELU_ACC sweep --backward --json --impl quick_gelu_backward --format bfloat16 --domain range:1:2 --dy 0.25 | $PYTHON -c 'import json,sys; print(json.load(sys.stdin)[\"all\"][\"pairs\"])')\" = 129 ]"
+check "dy = 0 around x0 in float32: every dx is a zero, of the wrong sign only where the kernel's d has it" \
+    bash -c "$GELU_ACC sweep --backward --json --impl pytorch_gelu_backward --format float32 --domain range:-0.7521:-0.7515 --dy 0 | $PYTHON -c 'import json,sys; d=json.load(sys.stdin)[\"all\"]; assert d[\"pairs\"] == 10067 and d[\"pairs\"] - d[\"correctly_rounded\"] == d[\"zero_sign\"] and d[\"max_ulp\"] == 0 and d[\"sign_errors\"] == 0, d'"
+check "root region: pytorch_gelu_backward_native loses faithfulness next to x0 in bfloat16" \
+    bash -c "$GELU_ACC sweep --backward --json --impl pytorch_gelu_backward_native --format bfloat16 --domain range:-1:-0.5 --dy 1 | $PYTHON -c 'import json,sys; d=json.load(sys.stdin); lo,hi=d[\"root_unfaithful\"]; assert lo <= -0.7518 <= hi, d'"
+check "pairs:all is refused for float32" \
+    bash -c "$(declare -f expect_status); tmp=$tmp; expect_status 2 $GELU_ACC sweep --backward --impl pytorch_gelu_backward --format float32 --domain pairs:all"
+check "an unknown backward kernel is a usage error" \
+    bash -c "$(declare -f expect_status); tmp=$tmp; expect_status 2 $GELU_ACC sweep --backward --impl erf --format bfloat16 --domain pairs:random:10"
+check "a bad --dy is a usage error" \
+    bash -c "$(declare -f expect_status); tmp=$tmp; expect_status 2 $GELU_ACC sweep --backward --impl llmc_gelu_backward --format float32 --dy abc"
+check "a _native kernel needs a 16-bit format" \
+    bash -c "$(declare -f expect_status); tmp=$tmp; expect_status 2 $GELU_ACC sweep --backward --impl pytorch_gelu_backward_native --format float32"
+check "--reference must be a derivative" \
+    bash -c "$(declare -f expect_status); tmp=$tmp; expect_status 2 $GELU_ACC sweep --backward --impl llmc_gelu_backward --format float16 --reference gelu"
+finish
