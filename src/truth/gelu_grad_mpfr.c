@@ -94,10 +94,11 @@ static int enclose(mpfr_srcptr x, double xd, mpfr_prec_t w, mpfr_ptr s, mpfr_ptr
     return ok;
 }
 
-/* The first working precision: (cA + cB) u <= 2^-10. */
-static long first_precision(double xd)
+/* The first working precision: (cA + cB) u <= 2^-10 when bits = 64; more bits
+ * for formats whose exact value needs them (ga_ziv_first_bits). */
+static long first_precision(long bits, double xd)
 {
-    return 64 + 10 + ga_ceil_log2(3.8 * xd * xd + 10.2);
+    return bits + 10 + ga_ceil_log2(3.8 * xd * xd + 10.2);
 }
 
 int ga_gelu_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *out)
@@ -118,7 +119,7 @@ int ga_gelu_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
     mpfr_init2(s, 64);
     mpfr_init2(err, 64);
-    for (w = first_precision(xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+    for (w = first_precision(ga_ziv_first_bits(f), xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
         if (!enclose(x, xd, w, s, err)) {
             if (tail_vanishes(x)) {
                 if (xd < 0)
@@ -131,7 +132,7 @@ int ga_gelu_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
             continue;
         }
         if (ga_ziv_decide_within(f, s, err, lower, upper, out)) {
-            out->exact = ga_exact_from_mpfr(s);
+            ga_truth_set_exact(f, s, out);
             status = GA_TRUTH_OK;
             break;
         }
@@ -149,8 +150,8 @@ int ga_gelu_grad_sign(double xd, long precision)
 
     mpfr_inits2(64, x, s, err, (mpfr_ptr)0);
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
-    if (precision < first_precision(xd))
-        precision = first_precision(xd);
+    if (precision < first_precision(64, xd))
+        precision = first_precision(64, xd);
     if (enclose(x, xd, precision, s, err) && mpfr_cmpabs(s, err) > 0)
         sign = mpfr_sgn(s);
     mpfr_clears(x, s, err, (mpfr_ptr)0);

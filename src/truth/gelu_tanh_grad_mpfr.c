@@ -82,13 +82,14 @@ static void constants(double xd, double *c1, double *c2)
     *c2 = 56 * u_bound + 20;
 }
 
-/* The first working precision: (cT1 + cT2) u_w <= 2^-10. */
-static long first_precision(double xd)
+/* The first working precision: (cT1 + cT2) u_w <= 2^-10 when bits = 64; more
+ * bits for formats whose exact value needs them (ga_ziv_first_bits). */
+static long first_precision(long bits, double xd)
 {
     double c1, c2;
 
     constants(xd, &c1, &c2);
-    return 64 + 10 + ga_ceil_log2(c1 + c2 + 1);
+    return bits + 10 + ga_ceil_log2(c1 + c2 + 1);
 }
 
 /* s (precision w) and err (64 bits) with |s - g(x)| <= err, by the analysis
@@ -166,7 +167,7 @@ int ga_gelu_tanh_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_tr
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
     mpfr_init2(s, 64);
     mpfr_init2(err, 64);
-    for (w = first_precision(xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+    for (w = first_precision(ga_ziv_first_bits(f), xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
         if (!enclose(x, xd, w, s, err)) {
             if (tail_vanishes(x)) {
                 if (xd < 0)
@@ -179,7 +180,7 @@ int ga_gelu_tanh_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_tr
             continue;
         }
         if (ga_ziv_decide_within(f, s, err, lower, upper, out)) {
-            out->exact = ga_exact_from_mpfr(s);
+            ga_truth_set_exact(f, s, out);
             status = GA_TRUTH_OK;
             break;
         }
@@ -197,8 +198,8 @@ int ga_gelu_tanh_grad_sign(double xd, long precision)
 
     mpfr_inits2(64, x, s, err, (mpfr_ptr)0);
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
-    if (precision < first_precision(xd))
-        precision = first_precision(xd);
+    if (precision < first_precision(64, xd))
+        precision = first_precision(64, xd);
     if (enclose(x, xd, precision, s, err) && mpfr_cmpabs(s, err) > 0)
         sign = mpfr_sgn(s);
     mpfr_clears(x, s, err, (mpfr_ptr)0);
