@@ -28,7 +28,7 @@ static int setup(void **state)
 
 static struct ga_truth truth(ga_bits rounded, double mant, long exp)
 {
-    struct ga_truth t = { rounded, 0, { mant, exp } };
+    struct ga_truth t = { rounded, 0, 0.0f, { mant, exp } };
     return t;
 }
 
@@ -363,6 +363,47 @@ static void test_fast_path_agrees(void **state)
     }
 }
 
+static ga_bits f64_bits(double v)
+{
+    ga_bits b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+/* The truth's tail (float64's exact value beyond a double) moves every
+ * error: f = (1/2 + 2^-60) 2^E is 2^-7 ulp above 2^(E-1), both in the inline
+ * path (E = 1) and in the general one (E = 1023, beyond inline_exp_span);
+ * the output above it is 1 - 2^-7 ulp away.  With the tail -2^-60, f lies
+ * in the binade below (the certified direction says so), whose ulp is half:
+ * 2^-6 ulp, and 1 - 2^-6 from the output below.  Every figure is exact in
+ * double. */
+static void test_tail(void **state)
+{
+    const struct ga_format *f64 = ga_format_get(GA_FLOAT64);
+    static const long exps[] = { 1, 1023 };
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        for (int sign = -1; sign <= 1; sign += 2) {
+            double base = ldexp(1.0, (int)exps[i] - 1);
+            struct ga_truth t = { f64_bits(base), (int8_t)sign, (float)(sign * 0x1p-60),
+                                  { 0.5, exps[i] } };
+            struct ga_error e;
+            double ulp = ldexp(1.0, (int)exps[i] - 53);
+            double other = sign > 0 ? nextafter(base, INFINITY) : nextafter(base, 0);
+            double error = sign > 0 ? 0x1p-7 : 0x1p-6;
+
+            ga_error_measure(f64, t.rounded, &t, &e);
+            assert_true(e.ulp == error);
+            assert_true(e.abs == 0x1p-7 * ulp);
+            assert_true(e.rel == 0x1p-59);  /* |mant| = 1/2: exact */
+            assert_true(e.flags & GA_ERR_CORRECT);
+            ga_error_measure(f64, f64_bits(other), &t, &e);
+            assert_true(e.ulp == 1 - error);
+            assert_true(e.flags & GA_ERR_FAITHFUL);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_float32),
         cmocka_unit_test(test_random_offsets),
         cmocka_unit_test(test_fast_path_agrees),
+        cmocka_unit_test(test_tail),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

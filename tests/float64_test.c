@@ -3,7 +3,9 @@
  * computation written here (MPFR at 320 bits, rounded to binary64 by hand
  * on the fixed grid of its binade, subnormals included); special values,
  * the underflow of the left tail and the saturation of the right one; the
- * identity gelu(x) - gelu(-x) = x; the domains a format of 2^64 encodings
+ * identity gelu(x) - gelu(-x) = x; the ulp error of outputs next to results
+ * within a sliver of an ulp of a midpoint or of a double (the truth's tail);
+ * the domains a format of 2^64 encodings
  * takes (and those it refuses); .npy '<f8' and raw files; and the double
  * models of the catalogue. */
 #define _GNU_SOURCE
@@ -24,6 +26,7 @@
 #include "impls/impl.h"
 #include "io/array_open.h"
 #include "sweep/domain.h"
+#include "sweep/error.h"
 #include "test_random.h"
 #include "truth/truth.h"
 
@@ -253,6 +256,81 @@ static void test_special_values(void **state)
         expect_truth(fn, -1e300, -0.0);
         expect_truth(fn, 1e300, 1e300);
     }
+}
+
+/* |y - v| / ulp(v) in binary64 (ulp as round_binary64 has it), from v at
+ * its full precision: the figure the error measures must reproduce. */
+static double ulp_error_320(double y, mpfr_srcptr v)
+{
+    long e = mpfr_get_exp(v);
+    long q = (e - 1 >= -1022 ? e : -1021) - 53;  /* ulp(v) = 2^q */
+    mpfr_t d;
+    double r;
+
+    mpfr_init2(d, 2 * SUM_PREC);
+    mpfr_set_d(d, y, MPFR_RNDN);
+    mpfr_sub(d, d, v, MPFR_RNDN);  /* exact: both within 2 * SUM_PREC bits of y */
+    mpfr_mul_2si(d, d, -q, MPFR_RNDN);
+    r = fabs(mpfr_get_d(d, MPFR_RNDN));
+    mpfr_clear(d);
+    return r;
+}
+
+/* f(x) in ulps past its rounding, in [-1/2, 1/2]. */
+static double offset_in_ulps(mpfr_srcptr v)
+{
+    return ulp_error_320(round_binary64(v), v) * (mpfr_cmp_d(v, round_binary64(v)) < 0 ? -1 : 1);
+}
+
+/* The exact value, a double, is only good to half an ulp of float64: the
+ * error measures must carry the truth's tail.  Inputs whose result lies
+ * within 2^-10 ulp of a midpoint or of a double (found here with MPFR), and
+ * some others: the measured ulp error of the correctly rounded output and
+ * of its two neighbours against |y - f| / ulp from 320 bits, to 1e-6 ulp
+ * (the tail is good to 2^-20 ulp).  Without the tail the correctly rounded
+ * output next to a double would show 0, the one next to a midpoint 1/2. */
+static void test_error_next_to_midpoints(void **state)
+{
+    enum { WANTED = 4, NEAR_DOUBLE = 0, NEAR_MIDPOINT = 1, OTHER = 2 };
+    struct test_rng rng = test_rng(7);
+    mpfr_t r;
+    (void)state;
+    mpfr_init2(r, PREC);
+    for (int fn = GA_GELU; fn <= GA_GELU_TANH; fn++) {
+        int found[3] = { 0, 0, 0 };
+        for (long tries = 0; tries < 2000000 && (found[0] < WANTED || found[1] < WANTED); tries++) {
+            double x = test_rng_between(&rng, fn == GA_GELU ? -8 : -4, 8);
+            if (fn == GA_GELU)
+                gelu_320(r, x);
+            else
+                gelu_tanh_320(r, x);
+            double off = fabs(offset_in_ulps(r));
+            int kind = off < 0x1p-10 ? NEAR_DOUBLE : off > 0.5 - 0x1p-10 ? NEAR_MIDPOINT : OTHER;
+            if (found[kind] >= WANTED)
+                continue;
+            found[kind]++;
+            struct ga_truth t;
+            assert_int_equal(ga_truth(GA_ORACLE_MPFR, fn, f64, bits_of(x), &t), GA_TRUTH_OK);
+            double rounded = round_binary64(r);
+            assert_true(t.rounded == bits_of(rounded));
+            const double outputs[3] = { rounded, nextafter(rounded, -INFINITY),
+                                        nextafter(rounded, INFINITY) };
+            for (int i = 0; i < 3; i++) {
+                struct ga_error e;
+                double want = ulp_error_320(outputs[i], r);
+                ga_error_measure(f64, bits_of(outputs[i]), &t, &e);
+                if (!(fabs(e.ulp - want) <= 1e-6))
+                    fail_msg("%s(%a) = %a + %.3g ulp: output %a measured %.9f ulp, MPFR %.9f",
+                             ga_function_name(fn), x, rounded, offset_in_ulps(r), outputs[i],
+                             e.ulp, want);
+            }
+        }
+        assert_int_equal(found[NEAR_DOUBLE], WANTED);
+        assert_int_equal(found[NEAR_MIDPOINT], WANTED);
+        print_message("# %s: %d results within 2^-10 ulp of a double, %d of a midpoint\n",
+                      ga_function_name(fn), found[NEAR_DOUBLE], found[NEAR_MIDPOINT]);
+    }
+    mpfr_clear(r);
 }
 
 /* Right of 9 gelu(x) = x (1 - Phi(-x)) rounds to x; check at 9 itself and
@@ -505,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_truth_against_320_bits),
         cmocka_unit_test(test_special_values),
         cmocka_unit_test(test_tails),
+        cmocka_unit_test(test_error_next_to_midpoints),
         cmocka_unit_test(test_odd_part_is_x),
         cmocka_unit_test(test_random_domain),
         cmocka_unit_test(test_range_and_refusals),

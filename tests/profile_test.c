@@ -23,7 +23,7 @@ static const struct ga_format *f16, *f32;
 /* The truth "f = v exactly", rounded to f. */
 static struct ga_truth exact_truth(const struct ga_format *f, double v)
 {
-    struct ga_truth t;
+    struct ga_truth t = { 0 };
     int e = 0;
     t.rounded = ga_encode(f, v);
     t.exact.mant = isfinite(v) && v != 0 ? frexp(v, &e) : v;

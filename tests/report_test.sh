@@ -96,6 +96,14 @@ for f, bits in [('float8_e4m3fn', 8), ('float8_e5m2', 8), ('float6_e2m3', 6), ('
 check "the index lists the 16-bit pages and the small ones, in order" \
     bash -c "grep -o 'href=\"[a-z0-9_]*\.html\"' '$tmp/small/index.html' | uniq | tr '\n' ' ' |
              grep -q 'facts.html\" href=\"float8_e4m3fn.html\" href=\"float8_e5m2.html\" href=\"float6_e2m3.html\" href=\"float6_e3m2.html\" href=\"float4_e2m1.html\"'"
+# --formats all (make report) is the default list and float64: the index of
+# a small run of it lists what the committed one does.
+check "--formats all writes every format's page" \
+    "$GELU_ACC" report --formats all --out "$tmp/all" --float32-domain stride:1048576 \
+    --float64-domain random:1000
+check "--formats all lists the formats of the committed index, in its order" \
+    bash -c "[ \"\$(grep -o 'href=\"[a-z0-9_]*\.html\"' '$tmp/all/index.html' | uniq)\" = \
+               \"\$(grep -o 'href=\"[a-z0-9_]*\.html\"' '$reports/index.html' | uniq)\" ]"
 check "index.html of the committed reports lists every format in the report's order" \
     bash -c "[ \"\$(grep -o 'href=\"[a-z0-9_]*\.html\"' '$reports/index.html' | uniq | sed 's/href=\"//; s/\.html\"//' | tr '\n' ,)\" = \
                facts,bfloat16,float16,float32,float8_e4m3fn,float8_e5m2,float6_e2m3,float6_e3m2,float4_e2m1,float64, ]"

@@ -37,7 +37,7 @@ static int setup(void **state)
 /* The truth "f = v exactly", rounded by the format module. */
 static struct ga_truth exact_truth(const struct ga_format *f, double v)
 {
-    struct ga_truth t;
+    struct ga_truth t = { 0 };
     int e = 0;
     t.rounded = ga_encode(f, v);
     t.exact.mant = isfinite(v) && v != 0 ? frexp(v, &e) : v;
@@ -247,7 +247,7 @@ static void test_flag_counts(void **state)
     struct ga_truth minus_zero = exact_truth(f16, -0.0);
     struct ga_truth nan_truth = exact_truth(f16, NAN);
     struct ga_truth tail = exact_truth(f16, -0x1p-20);  /* a representable tail value */
-    struct ga_truth under = { enc(-0.0), -1, { -0.75, -200 } };  /* underflows */
+    struct ga_truth under = { enc(-0.0), -1, 0.0f, { -0.75, -200 } };  /* underflows */
     struct ga_truth one = exact_truth(f16, 1.0);
 
     ga_stats_add(s, enc(-INFINITY), 0x7e00, &minus_zero);  /* NaN from -inf * 0 */
@@ -637,12 +637,12 @@ static ga_bits output_near(const struct ga_format *f, const struct ga_truth *t)
     return (ga_bits)(rng() & ga_all_ones(f));
 }
 
-enum { KIND_EXACT, KIND_NEAR, KIND_UNDER, KIND_SUBNORMAL, KIND_SPECIAL, KIND_ODD, KINDS };
+enum { KIND_EXACT, KIND_NEAR, KIND_UNDER, KIND_SUBNORMAL, KIND_SPECIAL, KIND_TAIL, KIND_ODD, KINDS };
 
 /* A truth of a kind for input x. */
 static struct ga_truth truth_of_kind(const struct ga_format *f, int kind, ga_bits x)
 {
-    struct ga_truth t;
+    struct ga_truth t = { 0 };
     double v;
     switch (kind) {
     case KIND_EXACT:  /* representable: outputs equal to it have every error 0 */
@@ -669,6 +669,14 @@ static struct ga_truth truth_of_kind(const struct ga_format *f, int kind, ga_bit
                                     f->emin - f->precision + 1));
     case KIND_SPECIAL:  /* NaN, or a special value */
         return exact_truth(f, rng() % 2 ? NAN : rng() % 2 ? INFINITY : -0.0);
+    case KIND_TAIL:  /* a representable value and a tail beyond a double, as
+                      * float64's oracle gives: the output equal to the
+                      * double is not exact */
+        t = exact_truth(f, ga_decode(f, normal_value(f)));
+        t.direction = rng() % 2 ? 1 : -1;
+        t.tail = (float)ldexp(t.direction * (1.0 + (double)(rng() % 256) / 256),
+                              -54 - (int)(rng() % 40));  /* f - rounded has its sign */
+        return t;
     default:  /* inconsistent, no shortcut may take it: an exponent off by a
                * multiple of 2^12 (the same low bits), a significand not in
                * [1/2, 1), a zero far below with a significand 0, inf or NaN */
@@ -694,7 +702,7 @@ static struct ga_truth truth_for(const struct ga_format *f, ga_bits x, uint64_t 
                                  int one_kind, bool ties)
 {
     struct test_rng saved = stream;
-    struct ga_truth t;
+    struct ga_truth t = { 0 };
     stream.state = test_mix64((x >> 6) ^ salt);
     int kind = one_kind >= 0 ? one_kind : (int)(rng() % 8);
     kind = kind >= KINDS ? (int)(rng() % 3) : kind;  /* more of the common kinds */
@@ -850,15 +858,15 @@ static void test_batch_shortcuts(void **state)
     /* an edge the random samples rarely reach: a truth far below +0 for a
      * negative x, whose output -0 comes first, then the correct +0: equal
      * errors and x, and +0 wins on y */
-    struct ga_truth under = { enc(0.0), 1, { 0.75, GA_EXACT_EXP_MIN } };
+    struct ga_truth under = { enc(0.0), 1, 0.0f, { 0.75, GA_EXACT_EXP_MIN } };
     ga_bits ex[4] = { enc(-20.0), enc(-20.0), enc(-21.0), enc(-20.0) };
     ga_bits ey[4] = { enc(-0.0), enc(0.0), enc(0.0), enc(0.0) };
     struct ga_truth et[4] = { under, under, under, under };
     /* and relative errors 1 of truths just above and far below 2^-1000
      * subnormal ulps, where the least x (-18) is the far one, amid the others */
     const long ulp_exp = f16->emin - f16->precision + 1;
-    struct ga_truth near0 = { enc(-0.0), -1, { -0.75, ulp_exp - 500 } };
-    struct ga_truth far0 = { enc(-0.0), -1, { -0.75, ulp_exp - 2000 } };
+    struct ga_truth near0 = { enc(-0.0), -1, 0.0f, { -0.75, ulp_exp - 500 } };
+    struct ga_truth far0 = { enc(-0.0), -1, 0.0f, { -0.75, ulp_exp - 2000 } };
     ga_bits fx[5] = { enc(-20.0), enc(-19.0), enc(-18.0), enc(-21.0), enc(-22.0) };
     ga_bits fy[5] = { enc(-0.0), enc(-0.0), enc(-0.0), enc(-0.0), enc(-0.0) };
     struct ga_truth ft[5] = { near0, near0, far0, near0, far0 };

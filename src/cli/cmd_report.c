@@ -47,8 +47,9 @@ static const char help[] =
     "DIR/FORMAT-real.csv and .json.  Formats of 16 bits or fewer are exhaustive\n"
     "(a small format's page also states its truth's overflow convention);\n"
     "float32 uses --float32-domain (default stride:4096), and for the real\n"
-    "libraries --real-float32-domain (default: the same).  float64 (not in the\n"
-    "default list: make report adds it) uses --float64-domain (default\n"
+    "libraries --real-float32-domain (default: the same).  --formats all adds\n"
+    "float64 to the default list (make report uses it); float64 uses\n"
+    "--float64-domain (default\n"
     GA_REPORT_FLOAT64_DOMAIN ": 10^7 random encodings over all binades, then\n"
     "10^7 encodings of [-40, 10] on a fixed stride).  --real-outputs adds\n"
     "the rows of real libraries run elsewhere (make real-onnxruntime writes such\n"
@@ -932,6 +933,8 @@ int ga_cmd_report(int argc, char **argv)
                      "cannot be used");
         return GA_EXIT_USAGE;
     }
+    if (strcmp(formats, "all") == 0)
+        formats = GA_REPORT_FORMATS_ALL;
     if (check_formats(formats, list, sizeof list) != 0)
         return GA_EXIT_USAGE;
     if ((partial || ga_ranks_count() > 1) && lists_float64(formats)) {

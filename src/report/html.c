@@ -452,9 +452,10 @@ static int write_page(FILE *out, const void *ctx)
           "every output is within 1 ulp; “all 0 below” is the input below which every output "
           "is ±0.</p>\n", out);
     if (!ga_is_enumerable(p->f))
-        fprintf(out, "<p>A sample of the 2^%d %s inputs. The exact value is held in a double, "
-                "the format's own precision: the counts (correctly rounded, faithful, flushed, "
-                "…) are exact, the ulp, relative and absolute errors good to half an ulp.</p>\n",
+        fprintf(out, "<p>A sample of the 2^%d %s inputs. The exact value is held in a double "
+                "and a float beyond it (74 bits): the counts (correctly rounded, faithful, "
+                "flushed, …) are exact, the ulp, relative and absolute errors good to "
+                "2^-20 ulp.</p>\n",
                 p->f->bits, p->f->name);
     if (p->real != NULL) {
         fputs("<!-- machine -->\n<p>Real libraries measured on: ", out);

@@ -123,10 +123,10 @@ int ga_write_markdown_page(FILE *out, const struct ga_format *f, const struct ga
                  "output is ±0.\n\n",
             how_generated, n ? r[0].domain : "-");
     if (!ga_is_enumerable(f))
-        fprintf(out, "A sample of the 2^%d %s inputs.  The exact value is held in a double,\n"
-                     "the format's own precision: the counts (correctly rounded, faithful,\n"
+        fprintf(out, "A sample of the 2^%d %s inputs.  The exact value is held in a double\n"
+                     "and a float beyond it (74 bits): the counts (correctly rounded, faithful,\n"
                      "flushed, ...) are exact, the ulp, relative and absolute errors good to\n"
-                     "half an ulp.\n\n", f->bits, f->name);
+                     "2^-20 ulp.\n\n", f->bits, f->name);
     if (rs != NULL)
         fprintf(out, "<!-- machine -->\nReal libraries measured on: %s.\n<!-- /machine -->\n\n",
                 rs->machine);

@@ -14,6 +14,9 @@
  * the small ones (exhaustive, a few hundred encodings each). */
 #define GA_REPORT_FORMATS \
     "bfloat16,float16,float32,float8_e4m3fn,float8_e5m2,float6_e2m3,float6_e3m2,float4_e2m1"
+/* What --formats all (make report) measures: those, then float64, which
+ * only a sample covers. */
+#define GA_REPORT_FORMATS_ALL GA_REPORT_FORMATS ",float64"
 
 /* The most measurements ga_report_plan writes for any format. */
 size_t ga_report_plan_max(void);

@@ -107,7 +107,8 @@ void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const
         double yv = ldexp(ys, (int)-u);
         if (k >= GA_ERROR_TINY_SCALE_EXP) {
             double mv = mant * pow2(k);  /* exact */
-            double d = fabs(yv - mv);    /* one rounding */
+            /* yv - mv is exact near f (Sterbenz), so the tail counts */
+            double d = fabs((yv - mv) - (double)t->tail * pow2(k));
             out->ulp = d;
             out->abs = d * pow2(u);
             out->rel = d / fabs(mv);

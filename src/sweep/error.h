@@ -29,7 +29,8 @@
  * Where each figure is decided: the flags and the distance from encodings
  * and truth.h's certified `rounded` and `direction` only; the ulp's binade
  * from the exact value's exponent, which truth.h keeps certified; the error
- * magnitudes from the approximate exact value (their last digits). */
+ * magnitudes from the approximate exact value and its tail (their last
+ * digits: below 2^-20 ulp with the MPFR oracle, truth.h). */
 #ifndef GA_ERROR_H
 #define GA_ERROR_H
 
@@ -155,14 +156,17 @@ static inline bool ga_error_inline_case(const struct ga_format_layout *c, ga_bit
 
 /* The core of every ulp error in that case (ga_error_compute, ga_error_ulp,
  * the statistics' batch path): |y - f| / 2^E from the value of y, where
- * |f| = |mant| 2^E.  y 2^-E is exact (a power of 2 within the double range),
- * the subtraction the one rounding.  The ulp error is this times 2^p, the
- * absolute error this times 2^E, the relative error this over |mant|.  E is
- * the certified binade (truth.h), so only the last bits are approximate. */
+ * f = (mant + tail) 2^E.  y 2^-E is exact (a power of 2 within the double
+ * range); subtracting mant is exact while y lies within a factor 2 of f
+ * (Sterbenz), so float64's errors keep the tail's bits; subtracting the tail
+ * is the one rounding (a tail of 0, the fast oracle's, changes nothing).
+ * The ulp error is this times 2^p, the absolute error this times 2^E, the
+ * relative error this over |mant|.  E is the certified binade (truth.h), so
+ * only the last bits are approximate. */
 static inline double ga_error_scaled(double y_value, const struct ga_truth *t)
 {
     double scale = ga_error_from_bits((uint64_t)(1023 - t->exact.exp) << 52);  /* 2^-E */
-    return fabs(y_value * scale - t->exact.mant);
+    return fabs((y_value * scale - t->exact.mant) - (double)t->tail);
 }
 
 /* The other value that brackets f besides the correctly rounded r: the

@@ -76,8 +76,8 @@ value_bits(const struct ga_format_layout *c, ga_bits y)
 
 /* Whether y is correctly rounded and equal to f, in ga_error_compute's first
  * case (y and r normal, emin < E <= emax + 1, 0.5 <= |mant| < 1): the double
- * of y is then mant 2^E, and its bits those of mant with E added to the
- * exponent.  A subnormal, zero, infinite or NaN y has no such value in that
+ * of y is then mant 2^E (with a tail of 0), and its bits those of mant with
+ * E added to the exponent.  A subnormal, zero, infinite or NaN y has no such value in that
  * range of E (when emin = 1 - emax, as in IEEE formats).  (In the far left r
  * is a zero: in_region.) */
 static inline __attribute__((always_inline)) bool
@@ -88,7 +88,7 @@ exact_output(const struct ga_format_layout *c, enum ga_region r, ga_bits y,
     uint64_t mant_bits;
 
     memcpy(&mant_bits, &t->exact.mant, sizeof mant_bits);
-    if (r == GA_REGION_FAR_LEFT || y != t->rounded
+    if (r == GA_REGION_FAR_LEFT || y != t->rounded || t->tail != 0.0f
         || (unsigned long)(E - c->emin - 1) >= (unsigned long)c->inline_exp_span
         || (mant_bits << 1 >> 53) != 0x3fe)
         return false;

@@ -124,6 +124,7 @@ static inline __attribute__((always_inline)) int fast_one(const struct context *
 
     if (magnitude - 1 >= c->infinity - 1)  /* zero (wraps around), infinity or NaN */
         return ga_truth_special(c->f, x, out);
+    out->tail = 0.0f;  /* the exact values below are doubles */
     xd = decode(c->f, x);
     if (magnitude <= (negative ? c->tiny_neg : c->tiny_pos)) {
         static const double INV_SQRT_2PI = 0x1.9884533d43651p-2;
@@ -200,6 +201,7 @@ size_t ga_truth_fast_batch(enum ga_function fn, const struct ga_format *f,
             out[i].direction = 0;
             out[i].exact.mant = NAN;
             out[i].exact.exp = 1;
+            out[i].tail = 0.0f;
             undecided++;
         }
     return undecided;

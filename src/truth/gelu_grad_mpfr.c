@@ -95,10 +95,17 @@ int ga_gelu_grad_enclose(mpfr_srcptr x, double xd, mpfr_prec_t w, mpfr_ptr s, mp
     return ok;
 }
 
-/* The first working precision: (cA + cB) u <= 2^-10. */
+/* The first working precision: (cA + cB) u <= 2^-10 when bits = 64; more bits
+ * for formats whose exact value needs them (ga_ziv_first_bits). */
+static long first_precision(long bits, double xd)
+{
+    return bits + 10 + ga_ceil_log2(3.8 * xd * xd + 10.2);
+}
+
+/* At the precision of the formats of 32 bits or fewer (grad_enclose.h). */
 long ga_gelu_grad_first_precision(double xd)
 {
-    return 64 + 10 + ga_ceil_log2(3.8 * xd * xd + 10.2);
+    return first_precision(64, xd);
 }
 
 int ga_gelu_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *out)
@@ -119,7 +126,7 @@ int ga_gelu_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
     mpfr_init2(s, 64);
     mpfr_init2(err, 64);
-    for (w = ga_gelu_grad_first_precision(xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+    for (w = first_precision(ga_ziv_first_bits(f), xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
         if (!ga_gelu_grad_enclose(x, xd, w, s, err)) {
             if (ga_gelu_grad_tail_vanishes(x)) {
                 if (xd < 0)
@@ -132,7 +139,7 @@ int ga_gelu_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
             continue;
         }
         if (ga_ziv_decide_within(f, s, err, lower, upper, out)) {
-            out->exact = ga_exact_from_mpfr(s);
+            ga_truth_set_exact(f, s, out);
             status = GA_TRUTH_OK;
             break;
         }

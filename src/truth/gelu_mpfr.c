@@ -54,6 +54,7 @@ int ga_truth_cast(const struct ga_format *in, ga_bits bits, const struct ga_form
     double xd = ga_decode(in, bits);
     /* (3.2 x^2 + 3.2) u <= 2^(2 + ceil(log2(x^2 + 2))) u */
     long amplification = 2 + ga_ceil_log2(xd * xd + 2);
+    double lower, upper;
     struct ga_mpfr_range saved;
     mpfr_prec_t w;
     int status = GA_TRUTH_UNDECIDED;
@@ -63,6 +64,7 @@ int ga_truth_cast(const struct ga_format *in, ga_bits bits, const struct ga_form
         || (in == f && ga_truth_identity(f, bits, out)))
         return GA_TRUTH_OK;
 
+    ga_truth_bounds(xd, &lower, &upper);
     saved = ga_mpfr_widen_range();
     mpfr_init2(x, 64);
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
@@ -73,7 +75,7 @@ int ga_truth_cast(const struct ga_format *in, ga_bits bits, const struct ga_form
         status = GA_TRUTH_OK;
     }
     mpfr_inits2(64, z, r, (mpfr_ptr)0);
-    for (w = 64 + amplification; status != GA_TRUTH_OK && w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+    for (w = ga_ziv_first_bits(f) + amplification; status != GA_TRUTH_OK && w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
         long k = w - amplification;
 
         mpfr_set_prec(z, w);
@@ -93,8 +95,8 @@ int ga_truth_cast(const struct ga_format *in, ga_bits bits, const struct ga_form
         }
         mpfr_mul(r, r, x, MPFR_RNDN);
         mpfr_div_2ui(r, r, 1, MPFR_RNDN);
-        if (k >= 53 && ga_ziv_decide_overflow(f, o, r, k, ga_ziv_half_down(xd), xd > 0 ? xd : 0.0, out)) {
-            out->exact = ga_exact_from_mpfr(r);
+        if (k >= ga_ziv_exact_bits(f) && ga_ziv_decide_overflow(f, o, r, k, lower, upper, out)) {
+            ga_truth_set_exact(f, r, out);
             status = GA_TRUTH_OK;
             break;
         }

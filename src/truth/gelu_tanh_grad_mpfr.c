@@ -83,13 +83,20 @@ static void constants(double xd, double *c1, double *c2)
     *c2 = 56 * u_bound + 20;
 }
 
-/* The first working precision: (cT1 + cT2) u_w <= 2^-10. */
-long ga_gelu_tanh_grad_first_precision(double xd)
+/* The first working precision: (cT1 + cT2) u_w <= 2^-10 when bits = 64; more
+ * bits for formats whose exact value needs them (ga_ziv_first_bits). */
+static long first_precision(long bits, double xd)
 {
     double c1, c2;
 
     constants(xd, &c1, &c2);
-    return 64 + 10 + ga_ceil_log2(c1 + c2 + 1);
+    return bits + 10 + ga_ceil_log2(c1 + c2 + 1);
+}
+
+/* At the precision of the formats of 32 bits or fewer (grad_enclose.h). */
+long ga_gelu_tanh_grad_first_precision(double xd)
+{
+    return first_precision(64, xd);
 }
 
 /* s (precision w) and err (64 bits) with |s - g(x)| <= err, by the analysis
@@ -167,7 +174,7 @@ int ga_gelu_tanh_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_tr
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
     mpfr_init2(s, 64);
     mpfr_init2(err, 64);
-    for (w = ga_gelu_tanh_grad_first_precision(xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+    for (w = first_precision(ga_ziv_first_bits(f), xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
         if (!ga_gelu_tanh_grad_enclose(x, xd, w, s, err)) {
             if (ga_gelu_tanh_grad_tail_vanishes(x)) {
                 if (xd < 0)
@@ -180,7 +187,7 @@ int ga_gelu_tanh_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_tr
             continue;
         }
         if (ga_ziv_decide_within(f, s, err, lower, upper, out)) {
-            out->exact = ga_exact_from_mpfr(s);
+            ga_truth_set_exact(f, s, out);
             status = GA_TRUTH_OK;
             break;
         }

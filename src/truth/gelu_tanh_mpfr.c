@@ -59,6 +59,7 @@ int ga_gelu_tanh_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
     /* |u| <= 0.8 |x| + 0.036 |x|^3, bounded generously from the double */
     double u_bound = 0.8 * fabs(xd) + 0.036 * fabs(xd) * xd * xd;
     long amplification = 5 + ga_ceil_log2(u_bound * 1.01 + 2);
+    double lower, upper;
     struct ga_mpfr_range saved;
     mpfr_prec_t w;
     int status = GA_TRUTH_UNDECIDED;
@@ -67,6 +68,7 @@ int ga_gelu_tanh_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
     if (ga_truth_special(f, bits, out) || ga_truth_identity(f, bits, out))
         return GA_TRUTH_OK;
 
+    ga_truth_bounds(xd, &lower, &upper);
     saved = ga_mpfr_widen_range();
     mpfr_init2(x, 64);
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
@@ -77,7 +79,7 @@ int ga_gelu_tanh_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
         status = GA_TRUTH_OK;
     }
     mpfr_inits2(64, a, t, r, (mpfr_ptr)0);
-    for (w = 64 + amplification; status != GA_TRUTH_OK && w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+    for (w = ga_ziv_first_bits(f) + amplification; status != GA_TRUTH_OK && w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
         long k = w - amplification;
 
         mpfr_set_prec(a, w);
@@ -106,8 +108,8 @@ int ga_gelu_tanh_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *
         }
         mpfr_add_ui(t, t, 1, MPFR_RNDN);
         mpfr_div(r, x, t, MPFR_RNDN);
-        if (k >= 53 && ga_ziv_decide(f, r, k, ga_ziv_half_down(xd), xd > 0 ? xd : 0.0, out)) {
-            out->exact = ga_exact_from_mpfr(r);
+        if (k >= ga_ziv_exact_bits(f) && ga_ziv_decide(f, r, k, lower, upper, out)) {
+            ga_truth_set_exact(f, r, out);
             status = GA_TRUTH_OK;
             break;
         }

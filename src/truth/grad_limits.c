@@ -10,6 +10,7 @@ int ga_grad_special(const struct ga_format *f, ga_bits x, struct ga_truth *out)
         return 0;
     out->direction = 0;  /* each result is exact (the limit, for +-inf) */
     out->exact.exp = 0;
+    out->tail = 0.0f;
     if (isnan(xd)) {
         out->rounded = ga_quiet_nan(f);
         out->exact.mant = NAN;
@@ -33,6 +34,7 @@ void ga_grad_one_from_above(const struct ga_format *f, struct ga_truth *out)
     out->direction = 1;
     out->exact.mant = 0.5;
     out->exact.exp = 1;
+    out->tail = 0.0f;  /* f - 1 is below 2^GA_EXACT_EXP_MIN */
 }
 
 void ga_grad_bounds(double x, double *lower, double *upper)

@@ -28,17 +28,28 @@ struct ga_exact {
  *   decided by MPFR): every classification of an output (correctly rounded,
  *   faithful, flushed, wrong zero sign, ordinal distance) is decided from
  *   them alone (sweep/error.h);
- * - `exact` is approximate (relative error below 2^-50 from MPFR, 2^-43 from
- *   the fast oracle): it gives the magnitude of an error, whose last digits
- *   it may move.  It may even equal the value of `rounded` or lie on the
- *   wrong side of it.  Its binade, which sets the ulp, is right except when
- *   `rounded` is a power of 2, where the certified binade follows from
- *   `direction` (ga_error_binade in sweep/error.h). */
+ * - `exact` + `tail` is approximate: it gives the magnitude of an error,
+ *   whose last digits it may move.  f = (exact.mant + tail) * 2^exact.exp:
+ *   exact.mant is f to 53 bits, tail the rest (|tail| <= 2^-54, rounded to
+ *   a float).  From MPFR the sum has a relative error below 2^-(p + 21) for
+ *   a format of precision p (and below 2^-53 whatever p), so that every
+ *   error measure is good to 2^-20 ulp, float64's included
+ *   (ga_ziv_exact_bits in truth/ziv.h); tail is 0 where 53 bits suffice
+ *   (p <= 32).  From the fast oracle, which serves formats of at most 24
+ *   bits, below 2^-43 with tail 0.  It may even equal
+ *   the value of `rounded` or lie on the wrong side of it.  Its binade,
+ *   which sets the ulp, is right except when `rounded` is a power of 2,
+ *   where the certified binade follows from `direction` (ga_error_binade in
+ *   sweep/error.h). */
 struct ga_truth {
     ga_bits rounded;        /* correctly rounded, ties to even, in the format */
     int8_t direction;       /* sign of f - rounded: -1, +1, or 0 when f is rounded itself */
-    struct ga_exact exact;  /* exact value, see above */
+    float tail;             /* f / 2^exact.exp - exact.mant, in what was padding */
+    struct ga_exact exact;  /* exact value to 53 bits, see above */
 };
+/* A sweep holds one truth per input: the tail must not make it bigger. */
+_Static_assert(sizeof(struct ga_truth) == sizeof(ga_bits) + 8 + sizeof(struct ga_exact),
+               "the tail fits in ga_truth's padding");
 
 enum ga_truth_status {
     GA_TRUTH_OK = 0,

@@ -66,7 +66,15 @@ int ga_ziv_decide_within(const struct ga_format *f, mpfr_srcptr v, mpfr_srcptr e
     k = (long)mpfr_get_exp(v) - 1 - (long)mpfr_get_exp(err);
     if (k > (long)mpfr_get_prec(v))
         k = (long)mpfr_get_prec(v);  /* a smaller k only widens the interval */
-    return k >= 53 && ga_ziv_decide(f, v, k, lower, upper, out);
+    return k >= ga_ziv_exact_bits(f) && ga_ziv_decide(f, v, k, lower, upper, out);
+}
+
+void ga_truth_bounds(double x, double *lower, double *upper)
+{
+    double half = x / 2;
+
+    *lower = half * 2 == x ? half : x < 0 ? x : 0.0;
+    *upper = x > 0 ? x : 0.0;
 }
 
 struct ga_exact ga_exact_from_mpfr(mpfr_srcptr v)
@@ -90,6 +98,26 @@ struct ga_exact ga_exact_from_mpfr(mpfr_srcptr v)
     return x;
 }
 
+void ga_truth_set_exact(const struct ga_format *f, mpfr_srcptr v, struct ga_truth *out)
+{
+    mpfr_t rest;
+
+    out->exact = ga_exact_from_mpfr(v);
+    out->tail = 0.0f;
+    if (ga_ziv_exact_bits(f) <= 53 || !mpfr_regular_p(v)
+        || mpfr_get_exp(v) <= GA_EXACT_EXP_MIN + 1)
+        return;  /* a double is enough; special, or clamped */
+    mpfr_init2(rest, mpfr_get_prec(v) > 64 ? mpfr_get_prec(v) : 64);
+    mpfr_set_d(rest, out->exact.mant, MPFR_RNDN);          /* exact */
+    mpfr_mul_2si(rest, rest, out->exact.exp, MPFR_RNDN);   /* exact */
+    /* exact: v and its rounding to 53 bits are multiples of v's last bit,
+     * and their difference is below half of a 53-bit ulp of v */
+    mpfr_sub(rest, v, rest, MPFR_RNDN);
+    mpfr_mul_2si(rest, rest, -out->exact.exp, MPFR_RNDN);  /* exact */
+    out->tail = mpfr_get_flt(rest, MPFR_RNDN);
+    mpfr_clear(rest);
+}
+
 int ga_truth_special(const struct ga_format *f, ga_bits x, struct ga_truth *out)
 {
     return ga_truth_special_cast(f, x, f, ga_default_overflow(f), out);
@@ -107,6 +135,7 @@ int ga_truth_special_cast(const struct ga_format *in, ga_bits x, const struct ga
                  : ga_zero(out_f, signbit(xd) != 0);
     out->exact.mant = isinf(xd) && xd < 0 ? -0.0 : xd;
     out->exact.exp = 0;
+    out->tail = 0.0f;
     out->direction = 0;  /* each result is exact (the limit, for -inf) */
     return 1;
 }
@@ -116,12 +145,15 @@ int ga_truth_identity(const struct ga_format *f, ga_bits x, struct ga_truth *out
     double xd = ga_decode(f, x);
     int e;
 
-    if (!(xd >= GA_TRUTH_IDENTITY_FROM) || isinf(xd) || f->precision > 53)
+    double from = f->precision + 21 <= 62 ? GA_TRUTH_IDENTITY_FROM : GA_TRUTH_IDENTITY_WIDE_FROM;
+
+    if (!(xd >= from) || isinf(xd) || f->precision > 53)
         return 0;
     out->rounded = x;
     out->direction = -1;  /* f(x) < x */
     out->exact.mant = frexp(xd, &e);
     out->exact.exp = e;
+    out->tail = 0.0f;  /* x Q is below 2^-(p + 21) |x| */
     return 1;
 }
 
@@ -131,6 +163,7 @@ void ga_truth_vanishing(const struct ga_format *f, bool negative, struct ga_trut
     out->direction = negative ? -1 : 1;  /* f is nonzero, of that sign */
     out->exact.mant = negative ? -0.5 : 0.5;
     out->exact.exp = GA_EXACT_EXP_MIN;
+    out->tail = 0.0f;
 }
 
 struct ga_mpfr_range ga_mpfr_widen_range(void)

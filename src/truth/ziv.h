@@ -19,15 +19,6 @@
  * both functions satisfy x/2 < f(x) < max(x, 0) for x != 0 (0 < Phi, sigma
  * < 1, and > 1/2 for x > 0), which decides large x, where f(x) = x (1 - Q)
  * with Q far below 2^-4096, and x/2 when it is representable. */
-/* x/2 rounded toward -inf, the lower bound above: exact except for a float64
- * subnormal with its last bit set, where the double quotient is rounded and a
- * bound rounded up would cut the true value off (gelu(-2^-1074) lies just
- * above -2^-1075, which a double cannot hold). */
-static inline double ga_ziv_half_down(double x)
-{
-    double h = x / 2;
-    return h * 2 == x ? h : nextafter(h, -INFINITY);
-}
 int ga_ziv_decide(const struct ga_format *f, mpfr_srcptr v, long k, double lower, double upper,
                   struct ga_truth *out);
 /* The same with an overflow convention that f allows.  A result that
@@ -41,13 +32,43 @@ int ga_ziv_decide_overflow(const struct ga_format *f, enum ga_overflow o, mpfr_s
  * within err (> 0) of v.  The bound becomes a relative one through v's own
  * magnitude, 2^-k |v| >= err with k = EXP(v) - 1 - EXP(err), capped at v's
  * precision; nothing is decided while k < 53 (the exact value must carry 53
- * good bits).  Near a zero of the function err does not shrink with |v|, so
+ * good bits, ga_ziv_exact_bits for f).  Near a zero of the function err does not shrink with |v|, so
  * k stays small and the caller raises the precision until it decides. */
 int ga_ziv_decide_within(const struct ga_format *f, mpfr_srcptr v, mpfr_srcptr err,
                          double lower, double upper, struct ga_truth *out);
 
+/* The open interval (lower, upper) that gelu(x) and its tanh form lie in,
+ * as ga_ziv_decide wants it: x/2 < f(x) < max(x, 0) for x != 0.  x/2 is
+ * used only where it is exact: rounded (x an odd multiple of the smallest
+ * subnormal) it may land on f's far side, as -2^-1075 rounds to -0 above
+ * gelu(-2^-1074) < 0, and nothing would ever be decided; the weaker x
+ * (x < 0) or 0 (x > 0) stands in for it there. */
+void ga_truth_bounds(double x, double *lower, double *upper);
+
 /* v as mant * 2^exp, 53 bits (GA_EXACT_EXP_MIN for magnitudes below it). */
 struct ga_exact ga_exact_from_mpfr(mpfr_srcptr v);
+
+/* The exact value of a decided truth from v, the approximation of f(x) in
+ * format f: exact to 53 bits; tail the rest to a float's 24 where the
+ * format needs more than 53 bits (ga_ziv_exact_bits: float64), else 0, so
+ * that the narrower formats' figures stay bit for bit those of a double
+ * (0 too when exact is clamped at GA_EXACT_EXP_MIN).  v must be good to
+ * ga_ziv_exact_bits. */
+void ga_truth_set_exact(const struct ga_format *f, mpfr_srcptr v, struct ga_truth *out);
+
+/* The relative precision, in bits, that an oracle's approximation v must
+ * have (|v - f| <= 2^-k |v| with k at least this) before it sets the exact
+ * value: 53 for a double, and p + 21 for a format of precision p, so that
+ * an error measured in ulps of the format (> 2^-p |f|) is good to 2^-20 ulp.
+ * Only float64 needs more than 53; the loops start at 64 bits or this. */
+static inline long ga_ziv_exact_bits(const struct ga_format *f)
+{
+    return f->precision + 21 > 53 ? f->precision + 21 : 53;
+}
+static inline long ga_ziv_first_bits(const struct ga_format *f)
+{
+    return ga_ziv_exact_bits(f) > 64 ? ga_ziv_exact_bits(f) : 64;
+}
 
 /* The special inputs, the same for both functions: f(NaN) = NaN,
  * f(+inf) = +inf, f(-inf) = -0, f(+-0) = +-0.  Returns 1 when x is one of
@@ -72,6 +93,10 @@ void ga_truth_vanishing(const struct ga_format *f, bool negative, struct ga_trut
  * the Ziv loop the precision of x^2 or x^3 (infinite in double past 2^512
  * in float64).  Returns 1 (and fills *out) for such x, else 0. */
 #define GA_TRUTH_IDENTITY_FROM 9.0
+/* Where x is f(x) to ga_ziv_exact_bits = 74 for float64 as well: gelu's
+ * Q < phi(10)/10 < 2^-76 from x = 10 (the tanh form's is below 2^-95 from 9).
+ * Formats of more than 41 bits of precision take x as f(x) from there. */
+#define GA_TRUTH_IDENTITY_WIDE_FROM 10.0
 int ga_truth_identity(const struct ga_format *f, ga_bits x, struct ga_truth *out);
 
 /* The oracles compute in MPFR's widest exponent range, so that nothing under-
