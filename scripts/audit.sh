@@ -3,7 +3,7 @@
 # gelu_tanh, the MPFR-only oracle against the fast one.  About 6 CPU hours,
 # so it runs in 64 shards per function, each about 1/64 of the work (3 to 4
 # CPU minutes), and can be stopped at any moment: a finished shard's state
-# file is kept in audit/float32-FUNCTION/ (commit it), an unfinished one
+# file is kept in audit-shards/float32-FUNCTION/ (commit it), an unfinished one
 # resumes from its checkpoint, and a later run, in another session or on
 # another machine, does only what is missing.  When every shard of a
 # function is there, the merged result is written to
@@ -18,7 +18,7 @@ threads=${THREADS:+--threads $THREADS}
 [ $# -gt 0 ] || set -- gelu gelu_tanh
 for fn in "$@"; do
     case $fn in gelu|gelu_tanh) ;; *) echo "audit.sh: unknown function '$fn'" >&2; exit 2 ;; esac
-    dir=audit/float32-$fn
+    dir=audit-shards/float32-$fn
     mkdir -p "$dir"
     k=1
     while [ $k -le $shards ]; do
