@@ -1,4 +1,4 @@
-/* make bench: the four figures of the exhaustive float32 sweep, from one run
+/* make bench: the five figures of the exhaustive float32 sweep, from one run
  * on the same inputs.
  *   (a) wall time of the exhaustive float32 sweep of `erf` against exact
  *       GELU with all statistics (target <= 60 s on 2 cores);
@@ -6,8 +6,10 @@
  *       encoding (target >= 200x);
  *   (c) time ratio sweep / bare loop that only calls the kernel on the same
  *       inputs, with the same threads and chunks (target <= 3x);
- *   (d) time ratio 1 thread / 2 threads on the sweep (target >= 1.8x).
- * GELU_ACC_BENCH_STRIDE=K runs (a), (c) and (d) on every Kth encoding
+ *   (d) time ratio 1 thread / 2 threads on the sweep (target >= 1.8x);
+ *   (e) as (c) with 1 thread: the overhead of truth and statistics
+ *       alone, without the threads' scheduling (target <= 2x).
+ * GELU_ACC_BENCH_STRIDE=K runs (a), (c), (d) and (e) on every Kth encoding
  * instead of all 2^32 (for a quick look; the published figures use 1). */
 #include <omp.h>
 #include <stdio.h>
@@ -103,7 +105,7 @@ int main(void)
     ga_bits *x;
     size_t n;
     uint64_t c1, c2;
-    double sweep2, sweep1, bare, fast, mpfr;
+    double sweep2, sweep1, bare, bare1, fast, mpfr;
 
     if (stride < 1)
         stride = 1;
@@ -127,6 +129,7 @@ int main(void)
     sweep2 = time_sweep(f, &d, 2, &c2);
     bare = time_bare_loop(f, &d, 2);
     sweep1 = time_sweep(f, &d, 1, &c1);
+    bare1 = time_bare_loop(f, &d, 1);
     if (c1 != c2) {
         fprintf(stderr, "bench: 1 and 2 threads disagree\n");
         return 1;
@@ -141,6 +144,8 @@ int main(void)
            sweep2 / bare, sweep2, bare);
     printf("(d) 1 thread / 2 threads on the sweep: %.2fx (%.1f s vs %.1f s; target >= 1.8x)\n",
            sweep1 / sweep2, sweep1, sweep2);
+    printf("(e) the same as (c) with 1 thread: %.2fx (%.1f s vs %.1f s; target <= 2x)\n",
+           sweep1 / bare1, sweep1, bare1);
     ga_domain_free(&d);
     ga_domain_free(&slice);
     return 0;
