@@ -104,7 +104,8 @@ typedef void gelu_acc_kernel_f4e2m1(const uint8_t *in, uint8_t *out, size_t n);
 }
 #endif
 
-/* float64 (added in ABI 1, additive): IEEE binary64 values, 8-byte elements. */
+/* float64: IEEE binary64 values, 8-byte elements (an addition to ABI 1:
+ * the version is unchanged). */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -112,6 +113,7 @@ typedef void gelu_acc_kernel_f64(const double *in, double *out, size_t n);
 #ifdef __cplusplus
 }
 #endif
+
 /* Optional: records in the library the ABI version it was built against.
  * gelu-acc refuses a library whose recorded version differs from its own;
  * a library without the tag is accepted.  Use once per library, at file
