@@ -36,4 +36,28 @@ assert (r['correctly_rounded'], r['wrong_zero_sign']) in ((64227, 0), (48914, 15
 else
     echo "# SKIP: the torch module was not built"
 fi
+if have sleef; then
+    # SLEEF documents its u10 functions within 1.0 ulp.  For x >= 0.5, in
+    # (x*0.5)*(1 + E(x*M_SQRT1_2)): the argument's two roundings move erf by
+    # at most 2^-52 (v*erf'(v) <= erf(v) < 1), E's error is at most
+    # 2^-53 (one ulp below 1), 1 + E rounds by at most 2^-53: 1 + E is off
+    # by at most 2^-51 of a value >= 1; x*0.5 is exact and the product rounds
+    # once more (2^-53): a relative error under 5*2^-53, under 5 ulps.
+    for impl in sleef_erf_u10 sleef_erf_u10_scalar; do
+        check "$impl in float64 on [0.5, 10]: within the 5 ulps SLEEF's 1-ulp erf allows" \
+            bash -c "'$GELU_ACC' sweep --impl $impl --format float64 --domain range:0.5:10:50000 --json > '$tmp/s.json' &&
+                     python3 -c \"
+import json
+r = json.load(open('$tmp/s.json'))[0]
+assert r['count'] == 50000 and r['max_ulp'] < 5, r
+\""
+    done
+    check "float64 SLEEF rows: the 4-lane kernel dispatches, and says to what" \
+        bash -c "'$GELU_ACC' list | grep -A8 '^sleef_erf_u10 ' | grep -q 'float64   SLEEF [0-9.]*; 4-lane entry point dispatched to'"
+fi
+if have dnnl; then
+    check "oneDNN in float64: not available, and says why (status 2)" \
+        bash -c "'$GELU_ACC' sweep --impl dnnl_erf --format float64 --domain random:10 2>'$tmp/err';
+                 [ \$? -eq 2 ] && grep -q 'oneDNN 2.6 has no f64 data type' '$tmp/err'"
+fi
 finish

@@ -26,14 +26,35 @@
 #include "impls/impl.h"
 #include "real/real.h"
 
-enum { BATCH = 65536, F32_STRIDE = 429 };
+enum { BATCH = 65536, F32_STRIDE = 429, F64_RANDOM = 1 << 20, F64_RANGE = 1 << 20 };
 
 struct pair {
     const char *name;
     const char *model;          /* catalogue name; NULL: chosen by the real path */
     const char *real;           /* real.c name */
     enum ga_format_id format;
+    double (*formula)(double);  /* float64: this file's evaluation instead of a model */
 };
+
+/* PyTorch's scalar-loop tanh GELU in double as its build compiles it: GCC
+ * contracts x + kappa*x^3 into a fused multiply-add (as in float32, model
+ * tanh_fma); the C library's tanh. */
+static double tanh_fma_double(double x)
+{
+    const double beta = M_SQRT2 * M_2_SQRTPI * 0.5, kappa = 0.044715;
+    return 0.5 * x * (1 + tanh(beta * fma(kappa, (x * x) * x, x)));
+}
+
+/* out[i] = formula(in[i]) for float64 encodings. */
+static void run_formula(double (*formula)(double), const ga_bits *in, ga_bits *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double x, y;
+        memcpy(&x, &in[i], sizeof x);
+        y = formula(x);
+        memcpy(&out[i], &y, sizeof y);
+    }
+}
 
 /* The model a real kernel's reported path calls for (torch_erf in bfloat16). */
 static const char *model_for_path(const struct gelu_acc_real_info *about)
@@ -46,6 +67,33 @@ static bool is_nan(const struct ga_format *f, ga_bits b)
     return isnan(ga_decode(f, b));
 }
 
+/* float64's sample position k: a spread of random encodings (every sign
+ * and exponent), then [-40, 10] on a fixed stride, then the specials. */
+static bool f64_input(uint64_t k, ga_bits *b)
+{
+    static const double specials[] = { 0.0, -0.0, INFINITY, -INFINITY, NAN, 0x1p-1074,
+                                       -0x1p-1074, -8.0, -5.5, 0x1.fffffffffffffp1023,
+                                       -0x1.fffffffffffffp1023 };
+    double v;
+
+    if (k < F64_RANDOM) {  /* splitmix64 */
+        uint64_t z = (k + 1) * 0x9e3779b97f4a7c15u;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+        *b = z ^ (z >> 31);
+        return true;
+    }
+    k -= F64_RANDOM;
+    if (k < F64_RANGE)
+        v = -40.0 + 50.0 * (double)k / F64_RANGE;
+    else if (k - F64_RANGE < sizeof specials / sizeof specials[0])
+        v = specials[k - F64_RANGE];
+    else
+        return false;
+    memcpy(b, &v, sizeof v);
+    return true;
+}
+
 static size_t fill_inputs(const struct ga_format *f, uint64_t start, ga_bits *in)
 {
     static const uint32_t specials[] = { 0x00000000, 0x80000000, 0x7f800000, 0xff800000,
@@ -56,6 +104,11 @@ static size_t fill_inputs(const struct ga_format *f, uint64_t start, ga_bits *in
     if (f->bits == 16) {
         for (uint64_t b = start; b < 65536 && n < BATCH; b++)
             in[n++] = (ga_bits)b;
+        return n;
+    }
+    if (f->bits == 64) {
+        while (n < BATCH && f64_input(start + n, &in[n]))
+            n++;
         return n;
     }
     /* start counts sample positions: strided encodings, then the specials */
@@ -86,7 +139,7 @@ static enum verdict compare(const struct pair *p, char *why, size_t size)
     static ga_bits in[BATCH], a[BATCH], b[BATCH];
     uint64_t done = 0, differ = 0;
     ga_bits first = 0, first_model = 0, first_real = 0;
-    char x[16], y[16], z[16];
+    char x[GA_BITS_TEXT_LEN], y[GA_BITS_TEXT_LEN], z[GA_BITS_TEXT_LEN];
 
     if (real == NULL) {
         snprintf(why, size, "no real implementation %s", p->real);
@@ -103,7 +156,7 @@ static enum verdict compare(const struct pair *p, char *why, size_t size)
     }
     if (model_name == NULL)
         model_name = model_for_path(&about);
-    model = ga_catalogue_find(model_name);
+    model = ga_catalogue_find(p->formula ? "erf_f64" : model_name);  /* unused with a formula */
     if (model == NULL && ga_real_find(model_name) != NULL) {
         /* a real library against another: PyTorch's vector path against SLEEF */
         enum ga_io_status st = ga_real_open(ga_real_find(model_name), f, NULL, &other, &err);
@@ -125,7 +178,9 @@ static enum verdict compare(const struct pair *p, char *why, size_t size)
     }
     for (size_t n; (n = fill_inputs(f, done, in)) > 0; done += n) {
         struct ga_run_failure failure;
-        if (model->run(model, f, in, a, n, &failure) != 0
+        if (p->formula)
+            run_formula(p->formula, in, a, n);
+        if ((!p->formula && model->run(model, f, in, a, n, &failure) != 0)
             || ga_real_impl(k)->run(ga_real_impl(k), f, in, b, n, &failure) != 0) {
             snprintf(why, size, "a kernel failed: %s", failure.what);
             ga_real_close(k);
@@ -150,7 +205,7 @@ static enum verdict compare(const struct pair *p, char *why, size_t size)
                  (unsigned long long)done, f->name, x, y, z);
         return FAIL;
     }
-    if (done < (f->bits == 16 ? 65536u : 10000000u)) {
+    if (done < (f->bits == 16 ? 65536u : f->bits == 64 ? 2000000u : 10000000u)) {
         snprintf(why, size, "only %llu inputs compared", (unsigned long long)done);
         return FAIL;
     }
@@ -161,31 +216,38 @@ static enum verdict compare(const struct pair *p, char *why, size_t size)
 }
 
 static const struct pair pairs[] = {
-    { "erf_dnnl = dnnl_erf in float32", "erf_dnnl", "dnnl_erf", GA_FLOAT32 },
-    { "erf_dnnl = dnnl_erf in bfloat16", "erf_dnnl", "dnnl_erf", GA_BFLOAT16 },
-    { "erf_dnnl = torch_erf in float32", "erf_dnnl", "torch_erf", GA_FLOAT32 },
-    { "(model of its path) = torch_erf in bfloat16", NULL, "torch_erf", GA_BFLOAT16 },
+    { "erf_dnnl = dnnl_erf in float32", "erf_dnnl", "dnnl_erf", GA_FLOAT32, NULL },
+    { "erf_dnnl = dnnl_erf in bfloat16", "erf_dnnl", "dnnl_erf", GA_BFLOAT16, NULL },
+    { "erf_dnnl = torch_erf in float32", "erf_dnnl", "torch_erf", GA_FLOAT32, NULL },
+    { "(model of its path) = torch_erf in bfloat16", NULL, "torch_erf", GA_BFLOAT16, NULL },
     { "erf_torch_bf16 = torch_nomkldnn_erf in bfloat16", "erf_torch_bf16",
-      "torch_nomkldnn_erf", GA_BFLOAT16 },
+      "torch_nomkldnn_erf", GA_BFLOAT16, NULL },
     { "erf_torch_bf16 = torch_strided_erf in bfloat16", "erf_torch_bf16",
-      "torch_strided_erf", GA_BFLOAT16 },
-    { "erf = torch_strided_erf in float32", "erf", "torch_strided_erf", GA_FLOAT32 },
+      "torch_strided_erf", GA_BFLOAT16, NULL },
+    { "erf = torch_strided_erf in float32", "erf", "torch_strided_erf", GA_FLOAT32, NULL },
     { "tanh_fma = torch_strided_tanh in float32", "tanh_fma", "torch_strided_tanh",
-      GA_FLOAT32 },
+      GA_FLOAT32, NULL },
     { "sleef_erf_u10 = torch_nomkldnn_erf in float32", "sleef_erf_u10", "torch_nomkldnn_erf",
-      GA_FLOAT32 },
-    { "sleef_tanh_u10 = torch_tanh in float32", "sleef_tanh_u10", "torch_tanh", GA_FLOAT32 },
+      GA_FLOAT32, NULL },
+    { "sleef_tanh_u10 = torch_tanh in float32", "sleef_tanh_u10", "torch_tanh", GA_FLOAT32, NULL },
     { "sleef_tanh_u10 = torch_nomkldnn_tanh in float32", "sleef_tanh_u10",
-      "torch_nomkldnn_tanh", GA_FLOAT32 },
-    { "erf_native = eigen_erf in bfloat16", "erf_native", "eigen_erf", GA_BFLOAT16 },
-    { "erf_native = eigen_erf in float16", "erf_native", "eigen_erf", GA_FLOAT16 },
-    { "erf_native = eigen_avx2_erf in bfloat16", "erf_native", "eigen_avx2_erf", GA_BFLOAT16 },
-    { "erf_native = eigen_avx2_erf in float16", "erf_native", "eigen_avx2_erf", GA_FLOAT16 },
-    { "tanh_native = torch_tanh in bfloat16", "tanh_native", "torch_tanh", GA_BFLOAT16 },
+      "torch_nomkldnn_tanh", GA_FLOAT32, NULL },
+    { "erf_native = eigen_erf in bfloat16", "erf_native", "eigen_erf", GA_BFLOAT16, NULL },
+    { "erf_native = eigen_erf in float16", "erf_native", "eigen_erf", GA_FLOAT16, NULL },
+    { "erf_native = eigen_avx2_erf in bfloat16", "erf_native", "eigen_avx2_erf", GA_BFLOAT16, NULL },
+    { "erf_native = eigen_avx2_erf in float16", "erf_native", "eigen_avx2_erf", GA_FLOAT16, NULL },
+    { "tanh_native = torch_tanh in bfloat16", "tanh_native", "torch_tanh", GA_BFLOAT16, NULL },
     { "tanh_native = torch_nomkldnn_tanh in bfloat16", "tanh_native", "torch_nomkldnn_tanh",
-      GA_BFLOAT16 },
+      GA_BFLOAT16, NULL },
     { "tanh_native = torch_strided_tanh in bfloat16", "tanh_native", "torch_strided_tanh",
-      GA_BFLOAT16 },
+      GA_BFLOAT16, NULL },
+    { "erf_f64 = torch_strided_erf in float64", "erf_f64", "torch_strided_erf", GA_FLOAT64, NULL },
+    { "0.5x(1 + tanh(beta*fma(kappa, x^3, x))) = torch_strided_tanh in float64",
+      "(this test's tanh_fma_double)", "torch_strided_tanh", GA_FLOAT64, tanh_fma_double },
+    { "sleef_erf_u10 = torch_erf in float64", "sleef_erf_u10", "torch_erf", GA_FLOAT64, NULL },
+    { "sleef_erf_u10 = torch_nomkldnn_erf in float64", "sleef_erf_u10", "torch_nomkldnn_erf",
+      GA_FLOAT64, NULL },
+    { "sleef_tanh_u10 = torch_tanh in float64", "sleef_tanh_u10", "torch_tanh", GA_FLOAT64, NULL },
 };
 
 /* Opening a module runs it in our process (its constructors, its

@@ -12,6 +12,7 @@
  *   places both arrays so that they end at an inaccessible guard page, so
  *   in[n] or out[n] kills the call (reported as a kernel failure, with the
  *   element touched).  The arrays are aligned to their element size only.
+ * - float32 and float64 travel as C float and double values.
  * - float16 and bfloat16 values travel as their 16-bit encodings
  *   (IEEE binary16; bfloat16 = the top half of a float32), in host order.
  * - The small formats (float8_e4m3fn, float8_e5m2, float6_e2m3,
@@ -35,7 +36,7 @@
  *   start threads of its own.
  *
  * Declare each kernel with its format: GELU_ACC_KERNEL_F32(symbol) (and
- * _F16, _BF16, _F8E4M3FN, _F8E5M2, _F6E2M3, _F6E3M2, _F4E2M1) declares the function with its type, C linkage and default
+ * _F64, _F16, _BF16, _F8E4M3FN, _F8E5M2, _F6E2M3, _F6E3M2, _F4E2M1) declares the function with its type, C linkage and default
  * visibility, so that the compiler checks the signature, and exports a
  * companion string that tells gelu-acc the format, so that a kernel loaded
  * for another format is refused instead of measured (it would read and write
@@ -103,6 +104,16 @@ typedef void gelu_acc_kernel_f4e2m1(const uint8_t *in, uint8_t *out, size_t n);
 }
 #endif
 
+/* float64: IEEE binary64 values, 8-byte elements (an addition to ABI 1:
+ * the version is unchanged). */
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef void gelu_acc_kernel_f64(const double *in, double *out, size_t n);
+#ifdef __cplusplus
+}
+#endif
+
 /* Optional: records in the library the ABI version it was built against.
  * gelu-acc refuses a library whose recorded version differs from its own;
  * a library without the tag is accepted.  Use once per library, at file
@@ -115,7 +126,7 @@ typedef void gelu_acc_kernel_f4e2m1(const uint8_t *in, uint8_t *out, size_t n);
 #define GELU_ACC_KERNEL_ABI_SYMBOL "gelu_acc_kernel_abi_version"
 
 /* Typed declarations: GELU_ACC_KERNEL_F32(symbol); at file scope, before
- * the definition.  The companion is the string "float32" (or "float16",
+ * the definition.  The companion is the string "float32" (or "float64", "float16",
  * "bfloat16", or a small format's name) named GELU_ACC_KERNEL_FORMAT_PREFIX followed by the symbol. */
 #define GELU_ACC_KERNEL_FORMAT_PREFIX "gelu_acc_kernel_format_"
 #define GELU_ACC_KERNEL_FORMAT_SIZE 16
@@ -142,5 +153,9 @@ typedef void gelu_acc_kernel_f4e2m1(const uint8_t *in, uint8_t *out, size_t n);
     GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_f6e3m2, "float6_e3m2")
 #define GELU_ACC_KERNEL_F4E2M1(symbol) \
     GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_f4e2m1, "float4_e2m1")
+
+/* float64's typed declaration (its type is above). */
+#define GELU_ACC_KERNEL_F64(symbol) \
+    GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_f64, "float64")
 
 #endif

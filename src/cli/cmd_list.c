@@ -87,7 +87,7 @@ static void list_formats(void)
 /* Each real implementation, per format: what ran, or why not. */
 static void list_real(void)
 {
-    static const enum ga_format_id order[] = { GA_FLOAT32, GA_BFLOAT16, GA_FLOAT16 };
+    static const enum ga_format_id order[] = { GA_FLOAT32, GA_BFLOAT16, GA_FLOAT16, GA_FLOAT64 };
     char dir[PATH_MAX], model[128], isa[128];
 
     ga_real_cpu(model, sizeof model, isa, sizeof isa);
@@ -99,6 +99,9 @@ static void list_real(void)
         printf("%-22s %-25s %s\n", r->name, r->library, ga_function_name(r->approximates));
         printf("    calls:    %s\n    formula:  %s\n    computes: %s\n", r->entry, r->formula,
                r->computes);
+        if (r->formula64 != NULL)
+            printf("    in float64: calls %s; formula %s; computes %s\n", r->entry64,
+                   r->formula64, r->computes64);
         for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
             const struct ga_format *f = ga_format_get(order[k]);
             struct gelu_acc_real_info about;

@@ -135,11 +135,15 @@ static void give_worker(struct ga_plugin *p, struct ga_worker *w)
 
 /* Encodings into elements [at, at + count) of the worker's input array for
  * a call of `total` elements, in the kernel's element type; float32
- * encodings are the float's bits. */
+ * and float64 encodings are the value's bits. */
 static void put_inputs(const struct ga_plugin *p, struct ga_worker *w, size_t total, size_t at,
                        const ga_bits *in, size_t count)
 {
-    if (p->format->bits == 32) {
+    if (p->format->bits == 64) {
+        uint64_t *dst = (uint64_t *)ga_worker_in(w, total) + at;
+        for (size_t i = 0; i < count; i++)
+            dst[i] = in[i];
+    } else if (p->format->bits == 32) {
         uint32_t *dst = (uint32_t *)ga_worker_in(w, total) + at;
         for (size_t i = 0; i < count; i++)
             dst[i] = (uint32_t)in[i];
@@ -157,7 +161,11 @@ static void put_inputs(const struct ga_plugin *p, struct ga_worker *w, size_t to
 static void get_outputs(const struct ga_plugin *p, const struct ga_worker *w, size_t total,
                         size_t at, ga_bits *out, size_t count)
 {
-    if (p->format->bits == 32) {
+    if (p->format->bits == 64) {
+        const uint64_t *src = (const uint64_t *)ga_worker_out(w, total) + at;
+        for (size_t i = 0; i < count; i++)
+            out[i] = src[i];
+    } else if (p->format->bits == 32) {
         const uint32_t *src = (const uint32_t *)ga_worker_out(w, total) + at;
         for (size_t i = 0; i < count; i++)
             out[i] = src[i];
@@ -529,7 +537,7 @@ static enum ga_io_status check_declared_format(const char *spec, const char *sym
     if (strnlen(format, GELU_ACC_KERNEL_FORMAT_SIZE) == GELU_ACC_KERNEL_FORMAT_SIZE
         || ga_format_by_name(format) == NULL)
         return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': %s declares no format gelu-acc "
-                          "knows (%s is not float32, float16 or bfloat16)", spec, symbol, name);
+                          "knows (%s is not one of its formats)", spec, symbol, name);
     if (strcmp(format, f->name) != 0)
         return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': kernel %s is declared %s, "
                           "but was asked for as %s", spec, symbol, format, f->name);
@@ -546,10 +554,6 @@ enum ga_io_status ga_plugin_open(const char *spec, const struct ga_format *f,
     enum ga_io_status st;
 
     *out = NULL;
-    if (f->id == GA_FLOAT64)  /* <gelu-acc/kernel.h> has no double kernels */
-        return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': plugins take float32, float16, "
-                          "bfloat16 or a small format, not float64 (grade a kernel's float64 "
-                          "outputs with 'gelu-acc grade')", spec);
     st = ga_plugin_parse_spec(spec, &path, &symbol, err);
     if (st != GA_IO_OK)
         return st;

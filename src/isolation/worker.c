@@ -183,7 +183,10 @@ static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *
         if (got != (ssize_t)sizeof rq || rq.count > w->capacity)
             _exit(2);
         alarm((unsigned)rq.alarm_s);
-        if (w->element_size == 4)
+        if (w->element_size == 8)
+            ((gelu_acc_kernel_f64 *)kernel)(ga_worker_in(w, rq.count),
+                                            ga_worker_out(w, rq.count), (size_t)rq.count);
+        else if (w->element_size == 4)
             ((gelu_acc_kernel_f32 *)kernel)(ga_worker_in(w, rq.count),
                                             ga_worker_out(w, rq.count), (size_t)rq.count);
         else if (w->element_size == 2)

@@ -28,12 +28,18 @@
 struct ga_real {
     const char *name;        /* stable, as catalogue names: the sweep's --impl NAME */
     const char *module;      /* "torch": the module gelu_real_torch.so */
-    const char *stem;        /* its kernels STEM_f32, STEM_bf16, STEM_f16 */
+    const char *stem;        /* its kernels STEM_f32, STEM_bf16, STEM_f16 (, STEM_f64) */
     enum ga_function approximates;
     const char *library;     /* "PyTorch (libtorch)" */
     const char *entry;       /* what is called, on what */
     const char *formula;     /* what it computes, as far as known and where from */
     const char *computes;    /* intermediate precision */
+    /* float64, where the module has a STEM_f64 kernel: entry, formula and
+     * computes as above (NULL where it has none) */
+    const char *entry64;
+    const char *formula64;
+    const char *computes64;
+    const char *no_float64;  /* why there is no STEM_f64 kernel; NULL where there is */
 };
 
 size_t ga_real_count(void);

@@ -1,5 +1,5 @@
 /* Real SLEEF: GELU built on SLEEF's erf and tanh, through its scalar and its
- * 8-lane (__m256) entry points.
+ * 8-lane (__m256; float64: 4-lane __m256d) entry points.
  *
  * The formulas wrapped around them are the ones PyTorch 1.13's ATen vector
  * kernel (GeluKernel.cpp) evaluates in float32, with the fused
@@ -13,6 +13,10 @@
  * CPU (AVX2 or AVX); gelu_acc_real_about names it (Sleef_getPtrf8(0)).
  * 16-bit formats: widened to float, computed as above, rounded once to the
  * format (nearest even), as ATen's opmath would.
+ * float64: the same formulas in double (ATen's on double tensors), with
+ *   M_SQRT1_2, beta = M_2_SQRTPI*M_SQRT1_2 and kappa = 0.044715 as doubles,
+ *   E = Sleef_erf_u10 (scalar) or Sleef_erfd4_u10 (4 lanes, __m256d),
+ *   T = Sleef_tanh_u10 / _u35 or Sleef_tanhd4_u10 / _u35.
  *
  * The build compiles this file with -ffp-contract=off (as the whole suite),
  * so that the formulas round as written, the one fmaf() aside. */
@@ -53,6 +57,26 @@ static float tanh_result(float x, float tanh_u)
     return (0.5f * x) * (1.0f + tanh_u);
 }
 
+static double erf_argument64(double x)
+{
+    return x * M_SQRT1_2;
+}
+
+static double erf_result64(double x, double erf_u)
+{
+    return (x * 0.5) * (1.0 + erf_u);
+}
+
+static double tanh_argument64(double x)
+{
+    return M_2_SQRTPI * M_SQRT1_2 * fma(0.044715, (x * x) * x, x);
+}
+
+static double tanh_result64(double x, double tanh_u)
+{
+    return (0.5 * x) * (1.0 + tanh_u);
+}
+
 /* float <-> the 16-bit encodings, round to nearest even (bfloat16 by bits,
  * float16 by F16C's conversion, which rounds to nearest even too). */
 static float bf16_to_f32(uint16_t h)
@@ -87,29 +111,39 @@ static uint16_t f32_to_f16(float f)
 
 typedef float scalar_fn(float);
 typedef __m256 vector_fn(__m256);
+typedef double scalar64_fn(double);
+typedef __m256d vector64_fn(__m256d);
 
-/* out[i] = result(x, F(argument(x))) with F scalar, or 8 at a time (the
- * last group padded with copies of its last input). */
-__attribute__((target("avx,f16c")))
-static void apply(const float *x, float *y, size_t n, int erf, scalar_fn *sf, vector_fn *vf)
-{
-    for (size_t i = 0; i < n; i += 8) {
-        float a[8], r[8];
-        size_t m = n - i < 8 ? n - i : 8;
-        for (size_t k = 0; k < 8; k++) {
-            float v = x[i + (k < m ? k : m - 1)];
-            a[k] = erf ? erf_argument(v) : tanh_argument(v);
-        }
-        if (vf != NULL) {
-            _mm256_storeu_ps(r, vf(_mm256_loadu_ps(a)));
-        } else {
-            for (size_t k = 0; k < 8; k++)
-                r[k] = sf(a[k]);
-        }
-        for (size_t k = 0; k < m; k++)
-            y[i + k] = erf ? erf_result(x[i + k], r[k]) : tanh_result(x[i + k], r[k]);
+/* name(x, y, n, erf, sf, vf): out[i] = result(x, F(argument(x))) with F
+ * scalar (sf), or LANES at a time (vf; the last group padded with copies of
+ * its last input).  Defined for float (8 lanes) and double (4). */
+#define DEFINE_APPLY(name, T, LANES, SF, VF, LOAD, STORE, ERF_ARG, ERF_RES, TANH_ARG,     \
+                     TANH_RES)                                                           \
+    __attribute__((target("avx,f16c")))                                                  \
+    static void name(const T *x, T *y, size_t n, int erf, SF *sf, VF *vf)                \
+    {                                                                                    \
+        for (size_t i = 0; i < n; i += LANES) {                                          \
+            T a[LANES], r[LANES];                                                        \
+            size_t m = n - i < LANES ? n - i : LANES;                                    \
+            for (size_t k = 0; k < LANES; k++) {                                         \
+                T v = x[i + (k < m ? k : m - 1)];                                        \
+                a[k] = erf ? ERF_ARG(v) : TANH_ARG(v);                                   \
+            }                                                                            \
+            if (vf != NULL) {                                                            \
+                STORE(r, vf(LOAD(a)));                                                   \
+            } else {                                                                     \
+                for (size_t k = 0; k < LANES; k++)                                       \
+                    r[k] = sf(a[k]);                                                     \
+            }                                                                            \
+            for (size_t k = 0; k < m; k++)                                               \
+                y[i + k] = erf ? ERF_RES(x[i + k], r[k]) : TANH_RES(x[i + k], r[k]);     \
+        }                                                                                \
     }
-}
+
+DEFINE_APPLY(apply, float, 8, scalar_fn, vector_fn, _mm256_loadu_ps, _mm256_storeu_ps,
+             erf_argument, erf_result, tanh_argument, tanh_result)
+DEFINE_APPLY(apply64, double, 4, scalar64_fn, vector64_fn, _mm256_loadu_pd, _mm256_storeu_pd,
+             erf_argument64, erf_result64, tanh_argument64, tanh_result64)
 
 /* A 16-bit batch through the float one, a block at a time. */
 static void apply16(const uint16_t *in, uint16_t *out, size_t n, int bf16, int erf,
@@ -126,13 +160,18 @@ static void apply16(const uint16_t *in, uint16_t *out, size_t n, int bf16, int e
     }
 }
 
-#define SLEEF_KERNELS(stem, erf, sf, vf)                                             \
+#define SLEEF_KERNELS(stem, erf, sf, vf, sf64, vf64)                                 \
     GELU_ACC_EXPORT gelu_acc_kernel_f32 stem##_f32;                                  \
+    GELU_ACC_EXPORT gelu_acc_kernel_f64 stem##_f64;                                  \
     GELU_ACC_EXPORT gelu_acc_kernel_bf16 stem##_bf16;                                \
     GELU_ACC_EXPORT gelu_acc_kernel_f16 stem##_f16;                                  \
     void stem##_f32(const float *in, float *out, size_t n)                           \
     {                                                                                \
         apply(in, out, n, erf, sf, vf);                                              \
+    }                                                                                \
+    void stem##_f64(const double *in, double *out, size_t n)                         \
+    {                                                                                \
+        apply64(in, out, n, erf, sf64, vf64);                                        \
     }                                                                                \
     void stem##_bf16(const uint16_t *in, uint16_t *out, size_t n)                    \
     {                                                                                \
@@ -144,12 +183,12 @@ static void apply16(const uint16_t *in, uint16_t *out, size_t n, int bf16, int e
     }
 
 GELU_ACC_KERNEL_ABI_TAG;
-SLEEF_KERNELS(sleef_erf_u10, 1, NULL, Sleef_erff8_u10)
-SLEEF_KERNELS(sleef_erf_u10_scalar, 1, Sleef_erff_u10, NULL)
-SLEEF_KERNELS(sleef_tanh_u10, 0, NULL, Sleef_tanhf8_u10)
-SLEEF_KERNELS(sleef_tanh_u10_scalar, 0, Sleef_tanhf_u10, NULL)
-SLEEF_KERNELS(sleef_tanh_u35, 0, NULL, Sleef_tanhf8_u35)
-SLEEF_KERNELS(sleef_tanh_u35_scalar, 0, Sleef_tanhf_u35, NULL)
+SLEEF_KERNELS(sleef_erf_u10, 1, NULL, Sleef_erff8_u10, NULL, Sleef_erfd4_u10)
+SLEEF_KERNELS(sleef_erf_u10_scalar, 1, Sleef_erff_u10, NULL, Sleef_erf_u10, NULL)
+SLEEF_KERNELS(sleef_tanh_u10, 0, NULL, Sleef_tanhf8_u10, NULL, Sleef_tanhd4_u10)
+SLEEF_KERNELS(sleef_tanh_u10_scalar, 0, Sleef_tanhf_u10, NULL, Sleef_tanh_u10, NULL)
+SLEEF_KERNELS(sleef_tanh_u35, 0, NULL, Sleef_tanhf8_u35, NULL, Sleef_tanhd4_u35)
+SLEEF_KERNELS(sleef_tanh_u35_scalar, 0, Sleef_tanhf_u35, NULL, Sleef_tanh_u35, NULL)
 
 GELU_ACC_EXPORT gelu_acc_real_about_fn gelu_acc_real_about;
 
@@ -165,7 +204,7 @@ int gelu_acc_real_about(const char *kernel, struct gelu_acc_real_info *about)
         size_t s = strlen(stems[i]);
         if (len > s && strncmp(kernel, stems[i], s) == 0
             && (strcmp(kernel + s, "_f32") == 0 || strcmp(kernel + s, "_bf16") == 0
-                || strcmp(kernel + s, "_f16") == 0))
+                || strcmp(kernel + s, "_f16") == 0 || strcmp(kernel + s, "_f64") == 0))
             known = 1;
     }
     if (!known)
@@ -179,9 +218,10 @@ int gelu_acc_real_about(const char *kernel, struct gelu_acc_real_info *about)
     } else if (!__builtin_cpu_supports("avx")) {
         snprintf(about->refusal, sizeof about->refusal, "the CPU has no AVX: no __m256 entry point");
     } else {
-        const char *isa = Sleef_getPtrf8(0);
-        snprintf(about->path, sizeof about->path, "8-lane entry point dispatched to %s",
-                 isa ? isa : "an unnamed variant");
+        int f64 = strcmp(kernel + len - 4, "_f64") == 0;
+        const char *isa = f64 ? Sleef_getPtrd4(0) : Sleef_getPtrf8(0);
+        snprintf(about->path, sizeof about->path, "%s entry point dispatched to %s",
+                 f64 ? "4-lane" : "8-lane", isa ? isa : "an unnamed variant");
     }
     if (strcmp(kernel + len - 4, "_f16") == 0 && !__builtin_cpu_supports("f16c"))
         snprintf(about->refusal, sizeof about->refusal, "the CPU has no F16C");

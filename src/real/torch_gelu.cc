@@ -1,6 +1,6 @@
 /* Real PyTorch: at::gelu from libtorch, on the paths a CPU tensor can take.
  *
- * Kernels (STEM_f32, STEM_bf16, STEM_f16; see real.c for the table):
+ * Kernels (STEM_f32, STEM_bf16, STEM_f16, STEM_f64; see real.c for the table):
  *   torch_erf, torch_tanh                     at::gelu(x, "none" | "tanh") on a
  *       contiguous tensor: the default path (exact GELU in float32 goes to
  *       oneDNN while mkldnn is enabled, as it is by default);
@@ -113,6 +113,7 @@ const char *bf16_route()
     GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_f32 stem##_f32;                \
     GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_bf16 stem##_bf16;              \
     GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_f16 stem##_f16;                \
+    GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_f64 stem##_f64;                \
     void stem##_f32(const float *in, float *out, size_t n)                           \
     {                                                                                \
         run(path, approximate, at::kFloat, in, out, n, 4);                           \
@@ -124,6 +125,10 @@ const char *bf16_route()
     void stem##_f16(const uint16_t *in, uint16_t *out, size_t n)                     \
     {                                                                                \
         run(path, approximate, at::kHalf, in, out, n, 2);                            \
+    }                                                                                \
+    void stem##_f64(const double *in, double *out, size_t n)                         \
+    {                                                                                \
+        run(path, approximate, at::kDouble, in, out, n, 8);                          \
     }
 
 GELU_ACC_KERNEL_ABI_TAG;
@@ -149,7 +154,7 @@ int gelu_acc_real_about(const char *kernel, struct gelu_acc_real_info *about)
         size_t s = std::strlen(stem);
         if (len > s && std::strncmp(kernel, stem, s) == 0
             && (std::strcmp(kernel + s, "_f32") == 0 || std::strcmp(kernel + s, "_bf16") == 0
-                || std::strcmp(kernel + s, "_f16") == 0))
+                || std::strcmp(kernel + s, "_f16") == 0 || std::strcmp(kernel + s, "_f64") == 0))
             known = true;
     }
     if (!known)
