@@ -106,4 +106,66 @@ check "grade --backward: a uint16 .npy is not float16 (wrong dtype), naming the 
     bash -c "$helpers; expect_status 2 $GELU_ACC grade --backward --format float16 --x $tmp/x.npy --dy $tmp/dy.raw --dx $tmp/dx.npy && stderr_has x.npy"
 check "grade --backward: a missing --dy is a usage error" \
     bash -c "$helpers; expect_status 2 $GELU_ACC grade --backward --format bfloat16 --x $tmp/x.npy --dx $tmp/dx.npy"
+
+# 5. Baselines.  range:-0.796875:-0.703125 holds the 25 bfloat16 values
+#    k/256, k = 180..204, five of them in (-0.76, -0.74): recorded for the
+#    faithful kernel, the sign-flipping one exceeds two bounds.  Its worst
+#    pair: a flipped dx is 2|d(x)| off; d(-0.75) ~ -7.7e-4 and d(-0.75390625)
+#    ~ -9.1e-4 share ulp 2^-18, so x = -0.75390625 (0xbf41), dx = -true.
+mkdir -p "$tmp/base"
+cp "$lib" "$tmp/base/"
+cat > "$tmp/base/backward.baseline" <<END
+[wrong]
+kernel = plugin:backward.so:backward_wrong_sign_bf16
+format = bfloat16
+reference = gelu_grad
+domain = range:-0.796875:-0.703125
+dy = 1
+sign_errors = 0
+faithful = 25
+root.sign_errors = 0
+END
+check "check: a backward kernel that flips signs fails its baseline (exit 1), naming the bounds" \
+    bash -c "$helpers; expect_status 1 $GELU_ACC check --baseline $tmp/base/backward.baseline &&
+             grep -qxE 'wrong: sign_errors 0 -> 5; worst pair x = 0xbf41, dy = 0x3f80: dx = 0x3(...), true 0xb\\1' $tmp/out &&
+             grep -q '^wrong: faithful 25 -> 20' $tmp/out && grep -q '^wrong: root.sign_errors 0 -> 5' $tmp/out &&
+             grep -q '^FAIL wrong (bfloat16, backward, gelu_grad, 25 pairs)' $tmp/out"
+cat > "$tmp/base/update.baseline" <<END
+[exact]
+kernel = plugin:backward.so:backward_exact_bf16
+format = bfloat16
+reference = gelu_grad
+domain = pairs:random:20000:3
+
+[jax]
+kernel = jax_gelu_backward
+format = float16
+reference = gelu_grad
+domain = range:-1:1
+dy = 0.5
+
+[forward]
+kernel = erf
+format = bfloat16
+domain = range:1:2
+END
+check "check --update-baseline records backward kernels (dy, their bounds), which then pass" \
+    bash -c "$helpers; expect_status 0 $GELU_ACC check --baseline $tmp/base/update.baseline --update-baseline &&
+             grep -qx 'dy = 0.5' $tmp/base/update.baseline && grep -qx 'faithful = 20000' $tmp/base/update.baseline &&
+             grep -qx 'root.sign_errors = 0' $tmp/base/update.baseline && grep -q '^core.max_ulp' $tmp/base/update.baseline &&
+             expect_status 0 $GELU_ACC check --baseline $tmp/base/update.baseline && grep -q '^PASS exact (bfloat16, backward' $tmp/out &&
+             grep -q '^PASS forward (bfloat16, gelu' $tmp/out"
+# refused where they are written
+bad_baseline() {
+    printf '[k]\nkernel = %s\nformat = bfloat16\n%s\n' "$1" "$2" > "$tmp/base/bad.baseline"
+    expect_status 2 "$GELU_ACC" check --baseline "$tmp/base/bad.baseline" && stderr_has "$3"
+}
+check "a baseline refuses dy for a forward kernel" \
+    bash -c "$helpers; $(declare -f bad_baseline); GELU_ACC=$GELU_ACC; bad_baseline erf 'dy = 1' \"'dy' applies only to a backward kernel\""
+check "a baseline refuses a forward bound for a backward kernel" \
+    bash -c "$helpers; $(declare -f bad_baseline); GELU_ACC=$GELU_ACC; bad_baseline jax_gelu_backward \$'reference = gelu_grad\nzero_below = none' \"'zero_below' is no bound of a backward kernel\""
+check "a baseline refuses a backward reference after the bounds" \
+    bash -c "$helpers; $(declare -f bad_baseline); GELU_ACC=$GELU_ACC; bad_baseline jax_gelu_backward \$'max_ulp = 1\nreference = gelu_grad' 'must come before the bounds'"
+check "a baseline refuses a backward kernel of outputs:" \
+    bash -c "$helpers; $(declare -f bad_baseline); GELU_ACC=$GELU_ACC; bad_baseline outputs:dx.npy \$'inputs = x.npy\nreference = gelu_grad' 'grade --backward'"
 finish
