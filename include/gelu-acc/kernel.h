@@ -57,8 +57,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Bumped when a kernel type or the contract above changes incompatibly. */
-#define GELU_ACC_KERNEL_ABI_VERSION 1
+/* Bumped when a kernel type or the contract above changes incompatibly.
+ * Version 2 added the backward kernels (below); gelu-acc still loads
+ * version-1 libraries, for their forward kernels. */
+#define GELU_ACC_KERNEL_ABI_VERSION 2
 
 #ifdef __cplusplus
 #define GELU_ACC_EXTERN_C extern "C"
@@ -104,8 +106,8 @@ typedef void gelu_acc_kernel_f4e2m1(const uint8_t *in, uint8_t *out, size_t n);
 }
 #endif
 
-/* float64: IEEE binary64 values, 8-byte elements (an addition to ABI 1:
- * the version is unchanged). */
+/* float64: IEEE binary64 values, 8-byte elements (added within ABI 1:
+ * a library recording version 1 may declare it). */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -115,8 +117,9 @@ typedef void gelu_acc_kernel_f64(const double *in, double *out, size_t n);
 #endif
 
 /* Optional: records in the library the ABI version it was built against.
- * gelu-acc refuses a library whose recorded version differs from its own;
- * a library without the tag is accepted.  Use once per library, at file
+ * gelu-acc refuses a library that records a version above its own, and a
+ * backward kernel from a library that records version 1; a library without
+ * the tag is accepted.  Use once per library, at file
  * scope. */
 #define GELU_ACC_KERNEL_ABI_TAG                                              \
     GELU_ACC_EXTERN_C GELU_ACC_EXPORT const int gelu_acc_kernel_abi_version; \
@@ -157,5 +160,47 @@ typedef void gelu_acc_kernel_f64(const double *in, double *out, size_t n);
 /* float64's typed declaration (its type is above). */
 #define GELU_ACC_KERNEL_F64(symbol) \
     GELU_ACC_KERNEL_DECLARE_(symbol, gelu_acc_kernel_f64, "float64")
+
+/* Backward kernels (ABI version 2): dx[i] = dy[i] * gelu'(x[i]) for i < n,
+ * measured against RN(dy * gelu'(x)) by 'gelu-acc sweep --backward --kernel'.
+ * The forward contract above holds for each of the three arrays: dy and x
+ * are read in [0, n), dx written in [0, n), each ending at a guard page; no
+ * overlap; dx[i] depends on (dy[i], x[i]) alone.  Same encodings as the
+ * forward kernels of the format.
+ *
+ *     GELU_ACC_KERNEL_ABI_TAG;
+ *     GELU_ACC_BACKWARD_KERNEL_BF16(my_gelu_backward);
+ *     void my_gelu_backward(const uint16_t *dy, const uint16_t *x,
+ *                           uint16_t *dx, size_t n) { ... }
+ *
+ * The companion is the format's name, like a forward kernel's, but named
+ * GELU_ACC_BACKWARD_FORMAT_PREFIX followed by the symbol: a backward kernel
+ * is never run as a forward one, nor the reverse. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef void gelu_acc_backward_kernel_f32(const float *dy, const float *x, float *dx, size_t n);
+typedef void gelu_acc_backward_kernel_f16(const uint16_t *dy, const uint16_t *x, uint16_t *dx,
+                                          size_t n);
+typedef void gelu_acc_backward_kernel_bf16(const uint16_t *dy, const uint16_t *x, uint16_t *dx,
+                                           size_t n);
+#ifdef __cplusplus
+}
+#endif
+
+#define GELU_ACC_BACKWARD_FORMAT_PREFIX "gelu_acc_backward_format_"
+
+#define GELU_ACC_BACKWARD_DECLARE_(symbol, type, format)                       \
+    GELU_ACC_EXTERN_C GELU_ACC_EXPORT type symbol;                               \
+    GELU_ACC_EXTERN_C GELU_ACC_EXPORT                                            \
+    const char gelu_acc_backward_format_##symbol[GELU_ACC_KERNEL_FORMAT_SIZE];   \
+    const char gelu_acc_backward_format_##symbol[GELU_ACC_KERNEL_FORMAT_SIZE] = format
+
+#define GELU_ACC_BACKWARD_KERNEL_F32(symbol) \
+    GELU_ACC_BACKWARD_DECLARE_(symbol, gelu_acc_backward_kernel_f32, "float32")
+#define GELU_ACC_BACKWARD_KERNEL_F16(symbol) \
+    GELU_ACC_BACKWARD_DECLARE_(symbol, gelu_acc_backward_kernel_f16, "float16")
+#define GELU_ACC_BACKWARD_KERNEL_BF16(symbol) \
+    GELU_ACC_BACKWARD_DECLARE_(symbol, gelu_acc_backward_kernel_bf16, "bfloat16")
 
 #endif

@@ -12,6 +12,7 @@
 #include "isolation/plugin.h"
 #include "report/number_text.h"
 #include "sweep/domain.h"
+#include "sweep/pairs.h"
 #include "sweep/sweep.h"
 
 double ga_round_up_4(double x)
@@ -34,12 +35,12 @@ double ga_round_up_4(double x)
 /* The keys of a section: settings, then the bounds (each also per region). */
 enum key {
     KEY_KERNEL, KEY_INPUTS, KEY_FORMAT, KEY_REFERENCE, KEY_DOMAIN, KEY_TIMEOUT, KEY_MAX_FAILURES,
-    SETTING_COUNT,
+    KEY_DY, SETTING_COUNT,
     KEY_MAX_ULP = SETTING_COUNT, KEY_CORRECT, KEY_FLUSHED, KEY_NAN, KEY_INF, KEY_ZERO_SIGN,
     KEY_INTERVAL, KEY_ZERO_BELOW, KEY_COUNT
 };
 static const char *const key_names[KEY_COUNT] = {
-    "kernel", "inputs", "format", "reference", "domain", "timeout", "max_failures",
+    "kernel", "inputs", "format", "reference", "domain", "timeout", "max_failures", "dy",
     "max_ulp", "correctly_rounded", "flushed_to_zero", "nan", "inf", "wrong_zero_sign",
     "faithful_interval", "zero_below",
 };
@@ -49,6 +50,8 @@ static const char *const key_names[KEY_COUNT] = {
 struct reader {
     int line;
     int seen[GA_REGION_COUNT + 1][KEY_COUNT];
+    int backward_seen[2][GA_BW_KEY_COUNT];
+    int first_bound;                  /* line of the section's first bound, 0: none */
     char why[512];
 };
 
@@ -209,9 +212,16 @@ static int parse_setting(struct reader *rd, struct ga_baseline_entry *e, enum ke
             return refuse(rd, "max_failures '%s' is not a count above 0 (decimal digits only)",
                           value);
         return 0;
+    case KEY_DY:
+        return copy_value(rd, e->dy, sizeof e->dy, "dy", value);
     default:
-        if (ga_function_by_name(value, &e->reference) != 0)
-            return refuse(rd, "unknown reference '%s' (gelu, gelu_tanh)", value);
+        if (ga_oracle_function_by_name(value, &e->reference) != 0)
+            return refuse(rd, "unknown reference '%s' (gelu, gelu_tanh; backward kernels: "
+                          "gelu_grad, gelu_tanh_grad)", value);
+        e->backward = !ga_function_is_forward(e->reference);
+        if (e->backward && rd->first_bound)
+            return refuse(rd, "the reference of a backward kernel must come before the bounds "
+                          "(line %d)", rd->first_bound);
         return 0;
     }
 }
@@ -225,6 +235,24 @@ static int parse_key_value(struct reader *rd, struct ga_baseline_entry *e, const
     enum ga_region r = GA_REGION_ALL;
     int k;
 
+    if (e->backward) {
+        int region;
+        enum ga_backward_key bk;
+        if (ga_backward_bound_key(key, &region, &bk) == 0) {
+            if (rd->backward_seen[region][bk])
+                return refuse(rd, "'%s' is given twice in this section (first at line %d)", key,
+                              rd->backward_seen[region][bk]);
+            rd->backward_seen[region][bk] = rd->line;
+            return ga_backward_bound_parse(&e->backward_bounds, region, bk, value, rd->why,
+                                           sizeof rd->why);
+        }
+        for (k = 0; k < SETTING_COUNT && strcmp(key, key_names[k]) != 0; k++)
+            continue;
+        if (k == SETTING_COUNT)
+            return refuse(rd, "'%s' is no bound of a backward kernel ("
+                          "max_ulp, max_dy_ulp, sign_errors, nan, wrong_zero_sign, "
+                          "correctly_rounded, faithful, each also as root.KEY)", key);
+    }
     if (dot) {
         char region[32] = "";
         if ((size_t)(dot - key) < sizeof region)
@@ -240,6 +268,8 @@ static int parse_key_value(struct reader *rd, struct ga_baseline_entry *e, const
         return refuse(rd, "'%s' is given twice in this section (first at line %d)", key,
                       rd->seen[r][k]);
     rd->seen[r][k] = rd->line;
+    if (k >= SETTING_COUNT && !rd->first_bound)
+        rd->first_bound = rd->line;
     if (*value == '\0')
         return refuse(rd, "'%s' has no value", key);
     return k < SETTING_COUNT ? parse_setting(rd, e, (enum key)k, value)
@@ -260,6 +290,31 @@ static int check_domain(struct reader *rd, const struct ga_baseline_entry *e)
     return 0;
 }
 
+/* A backward entry's domain and dy, checked where they are written. */
+static int check_pairs(struct reader *rd, struct ga_baseline_entry *e)
+{
+    struct ga_pairs p;
+    ga_bits dy;
+    char why[sizeof rd->why];
+
+    if (!e->domain[0])
+        snprintf(e->domain, sizeof e->domain, "%s",
+                 e->format->bits == 16 ? "pairs:all" : ga_domain_default(e->format));
+    if (ga_parse_value(e->format, e->dy[0] ? e->dy : "1", &dy) != 0) {
+        rd->line = rd->seen[GA_REGION_ALL][KEY_DY];
+        return refuse(rd, "dy '%s' is not a number", e->dy);
+    }
+    if (strncmp(e->domain, "file:", 5) == 0)  /* read where it is measured */
+        return 0;
+    if (ga_pairs_parse(&p, e->domain, e->format, dy, why, sizeof why) != 0) {
+        rd->line = rd->seen[GA_REGION_ALL][KEY_DOMAIN] ? rd->seen[GA_REGION_ALL][KEY_DOMAIN]
+                                                        : e->line;
+        return refuse(rd, "%s", why);
+    }
+    ga_pairs_free(&p);
+    return 0;
+}
+
 static int finish_entry(struct reader *rd, struct ga_baseline_entry *e)
 {
     const char *missing = !e->kernel[0] ? "kernel" : !e->format ? "format" : NULL;
@@ -272,6 +327,17 @@ static int finish_entry(struct reader *rd, struct ga_baseline_entry *e)
         return refuse(rd, "section [%s]: 'domain' does not apply to an outputs: kernel "
                       "(its inputs file is the domain)", e->name);
     }
+    if (e->backward && outputs) {
+        rd->line = e->line;
+        return refuse(rd, "section [%s]: a backward kernel is a catalogue name or plugin:, not "
+                      "outputs: (grade backward outputs with 'gelu-acc grade --backward')",
+                      e->name);
+    }
+    if (!e->backward && line[KEY_DY]) {
+        rd->line = line[KEY_DY];
+        return refuse(rd, "section [%s]: 'dy' applies only to a backward kernel (reference "
+                      "gelu_grad or gelu_tanh_grad)", e->name);
+    }
     if (!outputs && line[KEY_INPUTS]) {
         rd->line = line[KEY_INPUTS];
         return refuse(rd, "section [%s]: 'inputs' applies only to an outputs: kernel", e->name);
@@ -282,6 +348,8 @@ static int finish_entry(struct reader *rd, struct ga_baseline_entry *e)
         return refuse(rd, "section [%s] has no '%s'", e->name, missing);
     if (outputs && !e->inputs[0])
         return refuse(rd, "section [%s]: an outputs kernel needs 'inputs'", e->name);
+    if (e->backward)
+        return check_pairs(rd, e);
     if (!e->domain[0])
         snprintf(e->domain, sizeof e->domain, "%s", ga_domain_default(e->format));
     else if (strncmp(e->domain, "file:", 5) != 0)  /* a file is read where it is measured */
@@ -316,6 +384,8 @@ static int on_start(void *ctx, const char *name, int line)
     e->line = line;
     snprintf(e->name, sizeof e->name, "%s", name);
     memset(bf->rd.seen, 0, sizeof bf->rd.seen);
+    memset(bf->rd.backward_seen, 0, sizeof bf->rd.backward_seen);
+    bf->rd.first_bound = 0;
     return 0;
 }
 
@@ -399,8 +469,8 @@ static void write_bounds(FILE *out, const struct ga_format *f, const char *prefi
     }
 }
 
-int ga_baseline_write_entry(FILE *out, const struct ga_baseline_entry *e,
-                            const struct ga_summary summary[GA_REGION_COUNT + 1])
+/* The settings of an entry, as read. */
+static void write_settings(FILE *out, const struct ga_baseline_entry *e)
 {
     char seconds[32];
 
@@ -414,6 +484,23 @@ int ga_baseline_write_entry(FILE *out, const struct ga_baseline_entry *e,
         fprintf(out, "timeout = %s\n", ga_plugin_timeout_text(e->timeout_s, seconds));
     if (e->max_failures > 0)
         fprintf(out, "max_failures = %llu\n", (unsigned long long)e->max_failures);
+    if (e->dy[0])
+        fprintf(out, "dy = %s\n", e->dy);
+}
+
+int ga_baseline_write_backward_entry(FILE *out, const struct ga_baseline_entry *e,
+                                     const struct ga_backward_stats *st)
+{
+    write_settings(out, e);
+    ga_backward_bounds_write(out, e->format, st);
+    fputc('\n', out);
+    return ferror(out) ? -1 : 0;
+}
+
+int ga_baseline_write_entry(FILE *out, const struct ga_baseline_entry *e,
+                            const struct ga_summary summary[GA_REGION_COUNT + 1])
+{
+    write_settings(out, e);
     write_bounds(out, e->format, "", &summary[GA_REGION_ALL], true);
     for (int r = 0; r < GA_REGION_COUNT; r++) {
         char prefix[32];

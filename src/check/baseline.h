@@ -33,7 +33,10 @@
  *
  * A bound is exceeded when max_ulp or a count of failures grows, when
  * correctly_rounded falls, when the faithful interval shrinks, or when the
- * input below which every output is 0 moves up. */
+ * input below which every output is 0 moves up.
+ *
+ * A section whose reference is a derivative records a backward kernel, with
+ * its own bounds (backward_bounds.h) and an optional 'dy'. */
 #ifndef GA_BASELINE_H
 #define GA_BASELINE_H
 
@@ -41,6 +44,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "check/backward_bounds.h"
 #include "sweep/domain.h"
 #include "sweep/stats.h"
 
@@ -68,6 +72,9 @@ struct ga_baseline_entry {
     uint64_t max_failures;         /* 0: not given */
     struct ga_bounds region[GA_REGION_COUNT + 1];  /* [GA_REGION_ALL]: all inputs */
     int line;                      /* of the section header */
+    bool backward;                 /* reference is a derivative */
+    char dy[64];                   /* backward: the fixed dy of an x domain ("" : 1) */
+    struct ga_backward_bounds backward_bounds;
 };
 
 struct ga_baseline {
@@ -84,6 +91,10 @@ void ga_baseline_free(struct ga_baseline *b);
  * digits, so that the value read back bounds the measured one. */
 int ga_baseline_write_entry(FILE *out, const struct ga_baseline_entry *e,
                             const struct ga_summary summary[GA_REGION_COUNT + 1]);
+
+/* A backward entry with bounds taken from a measurement. */
+int ga_baseline_write_backward_entry(FILE *out, const struct ga_baseline_entry *e,
+                                     const struct ga_backward_stats *st);
 
 /* Compare measured summaries with an entry's bounds; print one line per
  * exceeded bound to out ("name: metric old -> new, worst input ...").

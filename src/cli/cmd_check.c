@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check/baseline.h"
+#include "cli/check_backward.h"
 #include "cli/measure.h"
 #include "sweep/kernel_spec.h"
 #include "report/report_file.h"
@@ -23,6 +24,8 @@ static const char help[] =
     "measured values instead.  --timeout (per kernel call, default 10 s) and\n"
     "--max-failures (stop a kernel at its Kth failed batch) apply to every plugin\n"
     "kernel, over the file's 'timeout' and 'max_failures' keys.\n"
+    "A section with 'reference = gelu_grad' (or gelu_tanh_grad) records a backward\n"
+    "kernel, measured as 'sweep --backward' measures it, with backward bounds.\n"
     "Exit status: 0 every bound holds, 1 a bound was exceeded or a kernel failed,\n"
     "2 usage or input error.\n";
 
@@ -87,6 +90,7 @@ static void print_failure(const struct ga_baseline_entry *e, const struct ga_res
 struct rewrite {
     const struct ga_baseline *b;
     const struct ga_result *results;
+    const struct ga_backward_stats *backward;
 };
 
 static int write_baseline(FILE *out, const void *ctx)
@@ -97,7 +101,9 @@ static int write_baseline(FILE *out, const void *ctx)
           "# --baseline FILE' fails when a kernel exceeds a bound; '--update-baseline'\n"
           "# rewrites this file from a new measurement.  Format: README, \"Baselines\".\n\n", out);
     for (size_t i = 0; i < w->b->count; i++)
-        if (ga_baseline_write_entry(out, &w->b->entries[i], w->results[i].region) != 0)
+        if (w->b->entries[i].backward
+                ? ga_baseline_write_backward_entry(out, &w->b->entries[i], &w->backward[i]) != 0
+                : ga_baseline_write_entry(out, &w->b->entries[i], w->results[i].region) != 0)
             return -1;
     return 0;
 }
@@ -120,6 +126,7 @@ int ga_cmd_check(int argc, char **argv)
     struct overrides cli = { 0, 0 };
     struct ga_baseline b;
     struct ga_result *results;
+    struct ga_backward_stats *backward;
     bool update = false;
     char err[1024];
     int opt, status = GA_EXIT_OK, exceeded = 0;
@@ -163,20 +170,35 @@ int ga_cmd_check(int argc, char **argv)
         ga_cli_error("check: %s", err);
         return GA_EXIT_USAGE;
     }
-    if (!(results = calloc(b.count, sizeof *results))) {
+    results = calloc(b.count, sizeof *results);
+    backward = calloc(b.count, sizeof *backward);
+    if (!results || !backward) {
+        free(results);
+        free(backward);
         ga_baseline_free(&b);
         return GA_EXIT_INTERNAL;
     }
     if (!(dir_copy = strdup(path))) {
         free(results);
+        free(backward);
         ga_baseline_free(&b);
         return GA_EXIT_INTERNAL;
     }
     baseline_dir = dirname(dir_copy);
     for (size_t i = 0; i < b.count && status != GA_EXIT_USAGE; i++) {
         const struct ga_baseline_entry *e = &b.entries[i];
-        int s = measure(path, baseline_dir, e, &so, &cli, &results[i]);
-        int n;
+        int s, n;
+
+        if (e->backward) {
+            s = ga_cli_check_backward(path, baseline_dir, e, so.threads, cli.timeout_s,
+                                      &backward[i]);
+            if (s != GA_EXIT_OK)
+                status = s;
+            else
+                exceeded += ga_cli_check_backward_verdict(e, &backward[i], update);
+            continue;
+        }
+        s = measure(path, baseline_dir, e, &so, &cli, &results[i]);
 
         if (s != GA_EXIT_OK) {
             status = s;
@@ -195,7 +217,7 @@ int ga_cmd_check(int argc, char **argv)
         exceeded += n;
     }
     if (status == GA_EXIT_OK && update && exceeded == 0) {
-        struct rewrite w = { &b, results };
+        struct rewrite w = { &b, results, backward };
         struct ga_io_error io;
         char *copy = strdup(path);
         if (!copy || ga_write_report_file(baseline_dir, basename(copy), true, write_baseline, &w,
@@ -211,6 +233,7 @@ int ga_cmd_check(int argc, char **argv)
         status = GA_EXIT_REGRESSION;
     free(dir_copy);
     free(results);
+    free(backward);
     ga_baseline_free(&b);
     return status;
 }

@@ -19,7 +19,9 @@ static const char help[] =
     "unreadable, malformed, truncated, of the wrong dtype or byte order, or of\n"
     "another length than the other, or that fails to read midway.  Files are\n"
     "read a chunk at a time as the sweep goes: their length is not bounded by\n"
-    "memory (an exhaustive float32 pair is 2 x 16 GiB).\n";
+    "memory (an exhaustive float32 pair is 2 x 16 GiB).\n"
+    "--backward grades backward outputs (x, dy and dx files): see\n"
+    "'gelu-acc grade --backward --help'.\n";
 
 int ga_cmd_grade(int argc, char **argv)
 {
@@ -47,6 +49,9 @@ int ga_cmd_grade(int argc, char **argv)
     struct ga_graded g;
     int opt, status;
 
+    for (int a = 1; a < argc; a++)
+        if (strcmp(argv[a], "--backward") == 0)
+            return ga_cmd_grade_backward(argc, argv);
     m.reference = GA_GELU;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {

@@ -22,6 +22,7 @@ struct ga_plugin {
     struct ga_plugin_options opt;
     void *handle;
     ga_any_kernel *kernel;
+    bool backward;            /* inputs are pairs, ga_plugin_pair */
     bool format_declared;
     char *spec, *models;
     pthread_mutex_t lock;     /* guards idle */
@@ -120,7 +121,7 @@ static struct ga_worker *take_worker(struct ga_plugin *p, char *why, size_t why_
     if (w != NULL)
         return w;
     return ga_worker_start(p->kernel, (size_t)ga_storage_bytes(p->format),
-                           p->opt.max_call + POSITION_SAMPLE, why, why_size);
+                           p->opt.max_call + POSITION_SAMPLE, p->backward, why, why_size);
 }
 
 static void give_worker(struct ga_plugin *p, struct ga_worker *w)
@@ -133,29 +134,56 @@ static void give_worker(struct ga_plugin *p, struct ga_worker *w)
     pthread_mutex_unlock(&p->lock);
 }
 
-/* Encodings into elements [at, at + count) of the worker's input array for
- * a call of `total` elements, in the kernel's element type; float32
- * and float64 encodings are the value's bits. */
+/* Encodings into elements [at, at + count) of one of the worker's arrays
+ * for a call of `total` elements, in the kernel's element type; float32
+ * and float64 encodings are the value's bits.  shift picks a pair's half
+ * (32: dy; pairs are of formats of 32 bits or fewer). */
+static void put_array(const struct ga_plugin *p, void *array, size_t at, const ga_bits *in,
+                      size_t count, int shift)
+{
+    if (p->format->bits == 64) {
+        uint64_t *dst = (uint64_t *)array + at;
+        for (size_t i = 0; i < count; i++)
+            dst[i] = in[i] >> shift;
+    } else if (p->format->bits == 32) {
+        uint32_t *dst = (uint32_t *)array + at;
+        for (size_t i = 0; i < count; i++)
+            dst[i] = (uint32_t)(in[i] >> shift);
+    } else if (ga_storage_bytes(p->format) == 2) {
+        uint16_t *dst = (uint16_t *)array + at;
+        for (size_t i = 0; i < count; i++)
+            dst[i] = (uint16_t)(in[i] >> shift);
+    } else {
+        uint8_t *dst = (uint8_t *)array + at;
+        for (size_t i = 0; i < count; i++)
+            dst[i] = (uint8_t)(in[i] >> shift);
+    }
+}
+
+/* Inputs into elements [at, at + count) for a call of `total` elements: a
+ * backward kernel's pairs into its x and dy arrays. */
 static void put_inputs(const struct ga_plugin *p, struct ga_worker *w, size_t total, size_t at,
                        const ga_bits *in, size_t count)
 {
-    if (p->format->bits == 64) {
-        uint64_t *dst = (uint64_t *)ga_worker_in(w, total) + at;
-        for (size_t i = 0; i < count; i++)
-            dst[i] = in[i];
-    } else if (p->format->bits == 32) {
-        uint32_t *dst = (uint32_t *)ga_worker_in(w, total) + at;
-        for (size_t i = 0; i < count; i++)
-            dst[i] = (uint32_t)in[i];
-    } else if (ga_storage_bytes(p->format) == 2) {
-        uint16_t *dst = (uint16_t *)ga_worker_in(w, total) + at;
-        for (size_t i = 0; i < count; i++)
-            dst[i] = (uint16_t)in[i];
-    } else {
-        uint8_t *dst = (uint8_t *)ga_worker_in(w, total) + at;
-        for (size_t i = 0; i < count; i++)
-            dst[i] = (uint8_t)in[i];
+    put_array(p, ga_worker_in(w, total), at, in, count, 0);
+    if (p->backward)
+        put_array(p, ga_worker_dy(w, total), at, in, count, 32);
+}
+
+/* An input as messages show it: its encoding, or a pair's two. */
+static const char *input_text(const struct ga_plugin *p, ga_bits in,
+                              char buf[2 * GA_BITS_TEXT_LEN + 16])
+{
+    char hx[GA_BITS_TEXT_LEN], hdy[GA_BITS_TEXT_LEN];
+
+    ga_format_bits(p->format, p->backward ? in & 0xffffffffu : in, hx);
+    if (!p->backward)
+        snprintf(buf, 2 * GA_BITS_TEXT_LEN + 16, "%s", hx);
+    else {
+        ga_format_bits(p->format, in >> 32, hdy);
+        snprintf(buf, 2 * GA_BITS_TEXT_LEN + 16, "x = %s, dy = %s", hx, hdy);
     }
+    return buf;
 }
 
 static void get_outputs(const struct ga_plugin *p, const struct ga_worker *w, size_t total,
@@ -375,11 +403,11 @@ static int compare_sample(const struct ga_plugin *p, const struct position_sampl
     for (size_t k = 0; k < m; k++) {
         size_t i = ps->index[ps->count - 1 - k], call = i / p->opt.max_call * p->opt.max_call;
         size_t call_n = n - call < p->opt.max_call ? n - call : p->opt.max_call;
-        char hx[GA_BITS_TEXT_LEN], ha[GA_BITS_TEXT_LEN], hb[GA_BITS_TEXT_LEN];
+        char hx[2 * GA_BITS_TEXT_LEN + 16], ha[GA_BITS_TEXT_LEN], hb[GA_BITS_TEXT_LEN];
 
         if (ga_same_encoding(p->format, out[i], ps->y[k]))
             continue;
-        ga_format_bits(p->format, in[i], hx);
+        input_text(p, in[i], hx);
         ga_format_bits(p->format, out[i], ha);
         ga_format_bits(p->format, ps->y[k], hb);
         /* Used return value: truncation is harmless, and GCC then lets it be. */
@@ -521,15 +549,27 @@ static enum ga_io_status check_is_function(const char *spec, const char *symbol,
 }
 
 /* GELU_ACC_KERNEL_F32(symbol) and its kin export the kernel's format as a
- * string beside it; a kernel loaded for another format is refused. */
+ * string beside it, GELU_ACC_BACKWARD_KERNEL_F32 and its kin under another
+ * name; a kernel loaded for another format, or the other direction, is
+ * refused. */
 static enum ga_io_status check_declared_format(const char *spec, const char *symbol,
                                                void *handle, const struct ga_format *f,
-                                               bool *declared, struct ga_io_error *err)
+                                               bool backward, bool *declared,
+                                               struct ga_io_error *err)
 {
-    char name[512];
+    static const char *const prefixes[2] = { GELU_ACC_KERNEL_FORMAT_PREFIX,
+                                             GELU_ACC_BACKWARD_FORMAT_PREFIX };
+    static const char *const kinds[2] = { "a forward kernel", "a backward kernel" };
+    char name[512], other[512];
     const char *format;
 
-    snprintf(name, sizeof name, "%s%s", GELU_ACC_KERNEL_FORMAT_PREFIX, symbol);
+    snprintf(name, sizeof name, "%s%s", prefixes[backward], symbol);
+    snprintf(other, sizeof other, "%s%s", prefixes[!backward], symbol);
+    if (dlsym(handle, other) != NULL)
+        return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': %s is declared %s, but was "
+                          "asked for as %s (%s)", spec, symbol, kinds[!backward],
+                          kinds[backward], backward ? "drop --backward"
+                          : "measure it with 'gelu-acc sweep --backward --kernel'");
     format = dlsym(handle, name);
     *declared = format != NULL;
     if (format == NULL)
@@ -544,16 +584,38 @@ static enum ga_io_status check_declared_format(const char *spec, const char *sym
     return ga_io_ok(err);
 }
 
-enum ga_io_status ga_plugin_open(const char *spec, const struct ga_format *f,
-                                 const struct ga_plugin_options *opt,
-                                 struct ga_plugin **out, struct ga_io_error *err)
+/* The ABI tag, when there is one: a version this gelu-acc knows, and for a
+ * backward kernel one that has them. */
+static enum ga_io_status check_abi(const char *spec, const char *path, void *handle,
+                                   bool backward, struct ga_io_error *err)
+{
+    const int *abi = dlsym(handle, GELU_ACC_KERNEL_ABI_SYMBOL);
+
+    if (abi == NULL)
+        return ga_io_ok(err);
+    if (*abi < 1 || *abi > GELU_ACC_KERNEL_ABI_VERSION)
+        return ga_io_fail(err, GA_IO_LOAD, "plugin '%s': %s was built for kernel ABI %d; this "
+                          "gelu-acc loads ABI 1 to %d", spec, path, *abi,
+                          GELU_ACC_KERNEL_ABI_VERSION);
+    if (backward && *abi < 2)
+        return ga_io_fail(err, GA_IO_LOAD, "plugin '%s': %s was built for kernel ABI %d, "
+                          "which has no backward kernels (ABI 2 added them): rebuild it "
+                          "against this <gelu-acc/kernel.h>", spec, path, *abi);
+    return ga_io_ok(err);
+}
+
+static enum ga_io_status open_kernel(const char *spec, const struct ga_format *f,
+                                     const struct ga_plugin_options *opt, bool backward,
+                                     struct ga_plugin **out, struct ga_io_error *err)
 {
     struct ga_plugin *p;
     char *path, *symbol;
-    const int *abi;
     enum ga_io_status st;
 
     *out = NULL;
+    if (backward && !(f->id == GA_FLOAT32 || f->id == GA_FLOAT16 || f->id == GA_BFLOAT16))
+        return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': backward kernels take float32, "
+                          "float16 or bfloat16, not %s", spec, f->name);
     st = ga_plugin_parse_spec(spec, &path, &symbol, err);
     if (st != GA_IO_OK)
         return st;
@@ -594,15 +656,13 @@ enum ga_io_status ga_plugin_open(const char *spec, const struct ga_format *f,
     st = check_is_function(spec, symbol, path, p->kernel, err);
     if (st != GA_IO_OK)
         goto done;
-    st = check_declared_format(spec, symbol, p->handle, f, &p->format_declared, err);
+    st = check_declared_format(spec, symbol, p->handle, f, backward, &p->format_declared, err);
     if (st != GA_IO_OK)
         goto done;
-    abi = dlsym(p->handle, GELU_ACC_KERNEL_ABI_SYMBOL);
-    if (abi != NULL && *abi != GELU_ACC_KERNEL_ABI_VERSION) {
-        st = ga_io_fail(err, GA_IO_LOAD, "plugin '%s': %s was built for kernel ABI %d; this "
-                        "gelu-acc loads ABI %d", spec, path, *abi, GELU_ACC_KERNEL_ABI_VERSION);
+    st = check_abi(spec, path, p->handle, backward, err);
+    if (st != GA_IO_OK)
         goto done;
-    }
+    p->backward = backward;
     p->spec = strdup(spec);
     if (asprintf(&p->models, "external kernel %s in %s", symbol, path) < 0)
         p->models = NULL;
@@ -637,6 +697,40 @@ done:
     free(path);
     free(symbol);
     return st;
+}
+
+enum ga_io_status ga_plugin_open(const char *spec, const struct ga_format *f,
+                                 const struct ga_plugin_options *opt,
+                                 struct ga_plugin **out, struct ga_io_error *err)
+{
+    return open_kernel(spec, f, opt, false, out, err);
+}
+
+enum ga_io_status ga_plugin_open_backward(const char *spec, const struct ga_format *f,
+                                          const struct ga_plugin_options *opt,
+                                          struct ga_plugin **out, struct ga_io_error *err)
+{
+    return open_kernel(spec, f, opt, true, out, err);
+}
+
+int ga_plugin_run_backward(struct ga_plugin *p, const ga_bits *dy, const ga_bits *x,
+                           ga_bits *dx, size_t n, struct ga_run_failure *failure)
+{
+    ga_bits *pairs = malloc((n ? n : 1) * sizeof *pairs);
+    int r;
+
+    if (pairs == NULL) {
+        snprintf(failure->what, sizeof failure->what, "out of memory");
+        failure->first = 0;
+        failure->last = n ? n - 1 : 0;
+        failure->span_count = 0;
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        pairs[i] = ga_plugin_pair(x[i], dy[i]);
+    r = plugin_run(&p->impl, p->format, pairs, dx, n, failure);
+    free(pairs);
+    return r;
 }
 
 const struct ga_impl *ga_plugin_impl(const struct ga_plugin *p)

@@ -87,7 +87,30 @@ enum ga_io_status ga_plugin_open(const char *spec, const struct ga_format *f,
                                  const struct ga_plugin_options *opt,
                                  struct ga_plugin **out, struct ga_io_error *err);
 
-/* The plugin as an implementation under test; valid until ga_plugin_close. */
+/* A backward kernel (GELU_ACC_BACKWARD_KERNEL_F32...: dx from dy and x) of
+ * float32, float16 or bfloat16, in the same workers.  Besides
+ * ga_plugin_open's refusals: GA_IO_LOAD for a library tagged with ABI
+ * version 1 (no backward kernels), GA_IO_UNSUPPORTED for a kernel declared
+ * forward, or another format. */
+enum ga_io_status ga_plugin_open_backward(const char *spec, const struct ga_format *f,
+                                          const struct ga_plugin_options *opt,
+                                          struct ga_plugin **out, struct ga_io_error *err);
+
+/* A backward kernel's input as the worker pool handles it: x in the low
+ * half, dy in the high one.  Failures and bisection name pairs by index. */
+static inline ga_bits ga_plugin_pair(ga_bits x, ga_bits dy)
+{
+    return dy << 32 | x;
+}
+
+/* dx[i] for (dy[i], x[i]), i < n, from a backward plugin: as the impl's
+ * run() (thread-safe, failures narrowed down to the pairs responsible, the
+ * position check).  0, or -1 with *failure filled in. */
+int ga_plugin_run_backward(struct ga_plugin *p, const ga_bits *dy, const ga_bits *x,
+                           ga_bits *dx, size_t n, struct ga_run_failure *failure);
+
+/* The plugin as an implementation under test; valid until ga_plugin_close.
+ * A backward plugin's run() takes pairs (ga_plugin_pair). */
 const struct ga_impl *ga_plugin_impl(const struct ga_plugin *p);
 
 /* Whether the library declares the kernel's format (checked by

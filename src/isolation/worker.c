@@ -35,7 +35,7 @@ struct request {
 /* The first page of the mapping: where the child notes a guard page it
  * touched, for the caller to read once the child is dead. */
 struct fault_note {
-    volatile int64_t area;      /* 0: none; 1: in, 2: out */
+    volatile int64_t area;      /* 0: none; 1: in, 2: out, 3: dy */
     volatile int64_t offset;    /* of the address from the end of that area, in bytes */
 };
 
@@ -83,7 +83,7 @@ static void reset_signals(void)
 
 /* The child's view of its guard pages, for the SIGSEGV handler. */
 static struct {
-    char *area_end[2];          /* in, out */
+    char *area_end[3];          /* in, out, dy (NULL: forward) */
     size_t area_size, page;
     struct fault_note *note;
 } guards;
@@ -96,13 +96,14 @@ static void on_segv(int sig, siginfo_t *info, void *context)
     char *a = info->si_addr;
 
     (void)context;
-    /* The page after in is also the one before out: in[n] comes first. */
-    for (int k = 0; k < 4 && info->si_code > 0; k++) {
-        char *end = guards.area_end[k % 2];
-        char *guard = k < 2 ? end : end - guards.area_size - guards.page;
-        if (a >= guard && a < guard + guards.page) {
+    /* The page after one area is also the one before the next: an
+     * element past the end (in[n]) comes first. */
+    for (int k = 0; k < 6 && info->si_code > 0; k++) {
+        char *end = guards.area_end[k % 3];
+        char *guard = k < 3 ? end : end - guards.area_size - guards.page;
+        if (end != NULL && a >= guard && a < guard + guards.page) {
             guards.note->offset = a - end;
-            guards.note->area = k % 2 + 1;
+            guards.note->area = k % 3 + 1;
             break;
         }
     }
@@ -114,10 +115,11 @@ static void catch_guard_faults(const struct ga_worker *w)
     size_t stride = (size_t)(w->out_end - w->in_end);   /* area + page */
     struct sigaction sa;
 
-    guards.page = (size_t)(w->in_end - (char *)w->map) - stride;
+    guards.page = (size_t)sysconf(_SC_PAGESIZE);
     guards.area_size = stride - guards.page;
     guards.area_end[0] = w->in_end;
     guards.area_end[1] = w->out_end;
+    guards.area_end[2] = w->dy_end;
     guards.note = w->map;
 
     memset(&sa, 0, sizeof sa);
@@ -183,7 +185,15 @@ static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *
         if (got != (ssize_t)sizeof rq || rq.count > w->capacity)
             _exit(2);
         alarm((unsigned)rq.alarm_s);
-        if (w->element_size == 8)
+        if (w->dy_end != NULL && w->element_size == 4)
+            ((gelu_acc_backward_kernel_f32 *)kernel)(ga_worker_dy(w, rq.count),
+                                                     ga_worker_in(w, rq.count),
+                                                     ga_worker_out(w, rq.count), (size_t)rq.count);
+        else if (w->dy_end != NULL)
+            ((gelu_acc_backward_kernel_f16 *)kernel)(ga_worker_dy(w, rq.count),
+                                                     ga_worker_in(w, rq.count),
+                                                     ga_worker_out(w, rq.count), (size_t)rq.count);
+        else if (w->element_size == 8)
             ((gelu_acc_kernel_f64 *)kernel)(ga_worker_in(w, rq.count),
                                             ga_worker_out(w, rq.count), (size_t)rq.count);
         else if (w->element_size == 4)
@@ -202,7 +212,7 @@ static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *
 }
 
 struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
-                                  size_t capacity, char *why, size_t why_size)
+                                  size_t capacity, bool backward, char *why, size_t why_size)
 {
     struct ga_worker *w = calloc(1, sizeof *w);
     size_t page = (size_t)sysconf(_SC_PAGESIZE), area;
@@ -216,9 +226,9 @@ struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
     w->sock = -1;
     w->capacity = capacity;
     w->element_size = element_size;
-    /* note | guard | in area | guard | out area | guard */
+    /* note | guard | [dy area | guard |] in area | guard | out area | guard */
     area = (capacity * element_size + page - 1) / page * page;
-    w->map_size = 4 * page + 2 * area;
+    w->map_size = 4 * page + 2 * area + (backward ? page + area : 0);
     w->map = mmap(NULL, w->map_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (w->map == MAP_FAILED) {
         snprintf(why, why_size, "mmap of %zu bytes failed: %s", w->map_size, strerror(errno));
@@ -227,9 +237,12 @@ struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
         return NULL;
     }
     map = w->map;
-    w->in_end = map + 2 * page + area;
+    if (backward)
+        w->dy_end = map + 2 * page + area;
+    w->in_end = (backward ? w->dy_end + page : map + 2 * page) + area;
     w->out_end = w->in_end + page + area;
-    if (mprotect(map + page, page, PROT_NONE) != 0
+    if (mprotect((char *)w->map + page, page, PROT_NONE) != 0
+        || (w->dy_end != NULL && mprotect(w->dy_end, page, PROT_NONE) != 0)
         || mprotect(w->in_end, page, PROT_NONE) != 0
         || mprotect(w->out_end, page, PROT_NONE) != 0) {
         snprintf(why, why_size, "mprotect of a guard page failed: %s", strerror(errno));
@@ -331,7 +344,11 @@ static enum ga_worker_result died(const struct ga_worker *w, size_t count, char 
                                   size_t what_size)
 {
     const struct fault_note *note = w->map;
-    const char *array = note->area == 1 ? "in" : "out";
+    /* A backward kernel's arrays by the names kernel.h gives them. */
+    static const char *const names[2][3] = { { "in", "out", "dy" }, { "x", "dx", "dy" } };
+    static const char *const roles[3] = { "input", "output", "input" };
+    const char *array = note->area > 0 ? names[w->dy_end != NULL][note->area - 1] : "";
+    const char *role = note->area > 0 ? roles[note->area - 1] : "";
     int64_t es = (int64_t)w->element_size, n = (int64_t)count;
     int64_t at = note->offset + n * es;    /* bytes from the array's start */
     int64_t index = at >= 0 ? at / es : -((-at + es - 1) / es);
@@ -341,10 +358,10 @@ static enum ga_worker_result died(const struct ga_worker *w, size_t count, char 
         return GA_WORKER_DIED;
     if (index >= n)
         snprintf(what + used, what_size - used, " touching %s[n + %" PRId64 "], past the end "
-                 "of its %s array", array, index - n, note->area == 1 ? "input" : "output");
+                 "of its %s array", array, index - n, role);
     else
         snprintf(what + used, what_size - used, " touching %s[%" PRId64 "], before the start "
-                 "of its %s array", array, index, note->area == 1 ? "input" : "output");
+                 "of its %s array", array, index, role);
     return GA_WORKER_OUT_OF_BOUNDS;
 }
 

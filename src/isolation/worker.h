@@ -36,6 +36,7 @@ struct ga_worker {
     void *map;
     size_t map_size;
     char *in_end, *out_end; /* where the two areas end: guard pages follow */
+    char *dy_end;           /* a backward kernel's dy area, before in; NULL for forward */
     size_t element_size;
     size_t capacity;        /* elements per call */
     struct ga_worker *next; /* free for the owner's lists */
@@ -43,7 +44,9 @@ struct ga_worker {
 
 /* Kernels are called as gelu_acc_kernel_f32 when element_size is 4, as
  * gelu_acc_kernel_f16/_bf16 (same type) when it is 2, and as a small
- * format's byte kernel (all of the same type) when it is 1. */
+ * format's byte kernel (all of the same type) when it is 1.  A backward
+ * worker (a third area, dy) calls gelu_acc_backward_kernel_f32 or _f16/_bf16
+ * as kernel(dy, in, out, n): in holds x, out dx. */
 typedef void ga_any_kernel(void);
 
 enum ga_worker_result {
@@ -54,14 +57,20 @@ enum ga_worker_result {
     GA_WORKER_ERROR,     /* our side failed (fork, socket...) */
 };
 
-/* Start a worker.  NULL on failure, with the reason in why. */
+/* Start a worker, backward or forward.  NULL on failure, with the reason in
+ * why. */
 struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
-                                  size_t capacity, char *why, size_t why_size);
+                                  size_t capacity, bool backward, char *why, size_t why_size);
 
 /* The arrays of a call of count elements: they end at the guard pages. */
 static inline void *ga_worker_in(const struct ga_worker *w, size_t count)
 {
     return w->in_end - count * w->element_size;
+}
+
+static inline void *ga_worker_dy(const struct ga_worker *w, size_t count)
+{
+    return w->dy_end - count * w->element_size;
 }
 
 static inline void *ga_worker_out(const struct ga_worker *w, size_t count)

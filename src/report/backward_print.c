@@ -54,8 +54,17 @@ int ga_backward_print_text(FILE *out, const struct ga_backward_sweep *s,
 {
     const struct ga_format *f = s->pairs->format;
 
-    fprintf(out, "%s (backward) against RN_%s(dy * %s(x)), domain %s\n", s->impl->name, f->name,
+    fprintf(out, "%s (backward) against RN_%s(dy * %s(x)), domain %s\n", s->name, f->name,
             ga_function_name(s->reference), s->pairs->spec);
+    if (st->failed_batches > 0) {
+        char x[16], dy[16];
+        ga_format_bits(f, st->failure.x, x);
+        ga_format_bits(f, st->failure.dy, dy);
+        fprintf(out, "KERNEL FAILED on %" PRIu64 " batches (%" PRIu64 " pairs not measured); "
+                "first: pairs %" PRIu64 " to %" PRIu64 " (x = %s, dy = %s): %s\n",
+                st->failed_batches, st->failed_pairs, st->failure.first, st->failure.last, x, dy,
+                st->failure.what);
+    }
     text_region(out, "all", &st->all, f);
     text_region(out, "root [-1, -0.5]", &st->root, f);
     if (isnan(st->unfaithful_lo))
@@ -102,8 +111,16 @@ int ga_backward_print_json(FILE *out, const struct ga_backward_sweep *s,
     const struct ga_format *f = s->pairs->format;
 
     fprintf(out, "{\n  \"impl\": \"%s\",\n  \"backward\": true,\n  \"format\": \"%s\",\n"
-            "  \"reference\": \"%s\",\n  \"domain\": \"%s\",\n", s->impl->name, f->name,
+            "  \"reference\": \"%s\",\n  \"domain\": \"%s\",\n", s->name, f->name,
             ga_function_name(s->reference), s->pairs->spec);
+    if (st->failed_batches > 0) {
+        char x[16], dy[16];
+        ga_format_bits(f, st->failure.x, x);
+        ga_format_bits(f, st->failure.dy, dy);
+        fprintf(out, "  \"failed\": {\"batches\": %" PRIu64 ", \"pairs\": %" PRIu64
+                ", \"first\": %" PRIu64 ", \"last\": %" PRIu64 ", \"x\": \"%s\", \"dy\": \"%s\"},\n",
+                st->failed_batches, st->failed_pairs, st->failure.first, st->failure.last, x, dy);
+    }
     if (s->pairs->kind == GA_PAIRS_FIXED_DY) {
         char dy[16];
         ga_format_bits(f, s->pairs->dy, dy);

@@ -12,6 +12,7 @@ void ga_backward_stats_init(struct ga_backward_stats *s)
 {
     region_init(&s->all);
     region_init(&s->root);
+    s->failed_pairs = s->failed_batches = 0;
     s->unfaithful_lo = s->unfaithful_hi = NAN;
 }
 
@@ -107,6 +108,10 @@ void ga_backward_stats_merge(struct ga_backward_stats *into, const struct ga_bac
 {
     region_merge(&into->all, &from->all);
     region_merge(&into->root, &from->root);
+    if (into->failed_batches == 0 && from->failed_batches > 0)
+        into->failure = from->failure;
+    into->failed_pairs += from->failed_pairs;
+    into->failed_batches += from->failed_batches;
     into->unfaithful_lo = fmin(into->unfaithful_lo, from->unfaithful_lo);
     into->unfaithful_hi = fmax(into->unfaithful_hi, from->unfaithful_hi);
 }

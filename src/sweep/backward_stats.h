@@ -40,8 +40,17 @@ struct ga_backward_region {
     struct ga_backward_worst worst;  /* largest ulp error, first in domain order */
 };
 
+/* A batch of pairs a plugin kernel failed on (crash, hang, contract). */
+struct ga_backward_failure {
+    uint64_t first, last;    /* pair numbers, narrowed down */
+    ga_bits x, dy;           /* pair first */
+    char what[160];
+};
+
 struct ga_backward_stats {
     struct ga_backward_region all, root;
+    uint64_t failed_pairs, failed_batches;   /* not in the regions */
+    struct ga_backward_failure failure;      /* the first, when failed_batches > 0 */
     double unfaithful_lo, unfaithful_hi;  /* root region; NaN when every dx is faithful */
 };
 

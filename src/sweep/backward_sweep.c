@@ -40,10 +40,24 @@ static int run_chunk(const struct ga_backward_sweep *s, const struct ga_format_l
     const struct ga_format *f = c->format;
     struct ga_grad_value own = { GA_GRAD_NAN, 0, 0, 0, 0 };  /* d at the last x, without a table */
 
+    ga_backward_stats_init(st);
     if (ga_pairs_fill(s->pairs, start, n, x, dy) != 0)
         return -1;
-    ga_backward_run(s->impl, f, dy, x, dx, n);
-    ga_backward_stats_init(st);
+    if (s->impl != NULL)
+        ga_backward_run(s->impl, f, dy, x, dx, n);
+    else if (s->plugin == NULL && s->dx.read(s->dx.ctx, start, n, dx) != 0)
+        return -1;
+    else if (s->plugin != NULL) {
+        struct ga_run_failure fail;
+        if (ga_plugin_run_backward(s->plugin, dy, x, dx, n, &fail) != 0) {
+            st->failed_pairs = n;
+            st->failed_batches = 1;
+            st->failure = (struct ga_backward_failure){ start + fail.first, start + fail.last,
+                                                        x[fail.first], dy[fail.first], "" };
+            snprintf(st->failure.what, sizeof st->failure.what, "%s", fail.what);
+            return 0;
+        }
+    }
     for (size_t i = 0; i < n; i++) {
         const struct ga_grad_value *g = table ? &table[x[i]] : &own;
         struct ga_truth t;

@@ -6,17 +6,25 @@
 #include <stddef.h>
 
 #include "impls/backward.h"
+#include "isolation/plugin.h"
 #include "sweep/backward_stats.h"
 #include "sweep/pairs.h"
 
+/* dx comes from one of: a catalogue model, a plugin's backward kernel
+ * (ga_plugin_open_backward), or a source (graded outputs). */
 struct ga_backward_sweep {
+    const char *name;            /* in reports */
     const struct ga_backward_impl *impl;
+    struct ga_plugin *plugin;
+    struct ga_source dx;         /* used when impl and plugin are NULL */
     enum ga_function reference;  /* GA_GELU_GRAD or GA_GELU_TANH_GRAD */
     const struct ga_pairs *pairs;
     int threads;                 /* 0: OpenMP's default */
 };
 
-/* Returns 0, or -1 with a message in err (the truth undecided somewhere). */
+/* Returns 0, or -1 with a message in err (the truth undecided somewhere, a
+ * file that failed to read).  A plugin's failed batches are counted in out
+ * and their pairs left out of the statistics, the first one described. */
 int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_stats *out,
                           char *err, size_t errlen);
 

@@ -11,7 +11,7 @@ enum ga_io_status ga_graded_open(struct ga_graded *g, const char *inputs_path,
     enum ga_io_status st;
 
     memset(g, 0, sizeof *g);
-    g->inputs.fd = g->outputs.fd = -1;  /* closing is then harmless */
+    g->inputs.fd = g->outputs.fd = g->dy.fd = -1;  /* closing is then harmless */
     st = ga_file_open(inputs_path, GA_FILE_AUTO, f, &g->inputs, err);
     if (st != GA_IO_OK)
         return st;
@@ -72,8 +72,45 @@ void ga_graded_attach(struct ga_graded *g, const char *description, struct ga_do
     m->outputs = (struct ga_source){ read_outputs, error_of, g };
 }
 
+static int read_dy(void *ctx, uint64_t first, size_t n, ga_bits *out)
+{
+    struct ga_graded *g = ctx;
+    return read_from(g, &g->dy, first, n, out);
+}
+
+enum ga_io_status ga_graded_open_backward(struct ga_graded *g, const char *x_path,
+                                          const char *dy_path, const char *dx_path,
+                                          const struct ga_format *f, struct ga_io_error *err)
+{
+    enum ga_io_status st = ga_graded_open(g, x_path, dx_path, f, err);
+
+    if (st != GA_IO_OK)
+        return st;
+    st = ga_file_open(dy_path, GA_FILE_AUTO, f, &g->dy, err);
+    if (st == GA_IO_OK)
+        st = ga_array_check_same_length(&g->inputs, &g->dy, err);
+    if (st != GA_IO_OK)
+        ga_graded_close(g);
+    return st;
+}
+
+void ga_graded_attach_backward(struct ga_graded *g, const char *description,
+                               struct ga_pairs *pairs, struct ga_source *dx)
+{
+    ga_pairs_from_sources(pairs, g->inputs.format, g->inputs.length,
+                          (struct ga_source){ read_inputs, error_of, g },
+                          (struct ga_source){ read_dy, error_of, g }, description);
+    *dx = (struct ga_source){ read_outputs, error_of, g };
+}
+
+const char *ga_graded_error(const struct ga_graded *g)
+{
+    return g->failed ? g->error.message : NULL;
+}
+
 void ga_graded_close(struct ga_graded *g)
 {
     ga_array_close(&g->inputs);
     ga_array_close(&g->outputs);
+    ga_array_close(&g->dy);
 }

@@ -44,6 +44,18 @@ int ga_pairs_parse(struct ga_pairs *p, const char *spec, const struct ga_format 
     return 0;
 }
 
+void ga_pairs_from_sources(struct ga_pairs *p, const struct ga_format *f, uint64_t n,
+                           struct ga_source x, struct ga_source dy, const char *description)
+{
+    memset(p, 0, sizeof *p);
+    p->kind = GA_PAIRS_SOURCES;
+    p->format = f;
+    p->size = n;
+    ga_domain_from_source(&p->x, f, n, x, description);
+    p->dy_source = dy;
+    snprintf(p->spec, sizeof p->spec, "%s", description);
+}
+
 void ga_pairs_free(struct ga_pairs *p)
 {
     ga_domain_free(&p->x);
@@ -71,6 +83,10 @@ int ga_pairs_fill(const struct ga_pairs *p, uint64_t start, size_t n, ga_bits *x
         for (size_t i = 0; i < n; i++)
             dy[i] = p->dy;
         return ga_domain_fill(&p->x, start, n, x);
+    case GA_PAIRS_SOURCES:
+        if (ga_domain_fill(&p->x, start, n, x) != 0)
+            return -1;
+        return p->dy_source.read(p->dy_source.ctx, start, n, dy);
     }
     return -1;
 }

@@ -16,7 +16,7 @@
 
 #include "sweep/domain.h"
 
-enum ga_pairs_kind { GA_PAIRS_ALL, GA_PAIRS_RANDOM, GA_PAIRS_FIXED_DY };
+enum ga_pairs_kind { GA_PAIRS_ALL, GA_PAIRS_RANDOM, GA_PAIRS_FIXED_DY, GA_PAIRS_SOURCES };
 
 struct ga_pairs {
     enum ga_pairs_kind kind;
@@ -24,7 +24,8 @@ struct ga_pairs {
     uint64_t size;
     uint64_t seed;       /* random */
     ga_bits dy;          /* fixed dy */
-    struct ga_domain x;  /* fixed dy: the x domain */
+    struct ga_domain x;  /* fixed dy: the x domain; sources: x's */
+    struct ga_source dy_source;  /* sources: dy's */
     char spec[GA_DOMAIN_SPEC_LEN];
 };
 
@@ -34,7 +35,13 @@ int ga_pairs_parse(struct ga_pairs *p, const char *spec, const struct ga_format 
                    char *err, size_t errlen);
 void ga_pairs_free(struct ga_pairs *p);
 
-/* x[i], dy[i] = pair number start + i, for i < n (start + n <= size). */
+/* n pairs read from elsewhere (graded files), x and dy by index; the
+ * description names them in reports. */
+void ga_pairs_from_sources(struct ga_pairs *p, const struct ga_format *f, uint64_t n,
+                           struct ga_source x, struct ga_source dy, const char *description);
+
+/* x[i], dy[i] = pair number start + i, for i < n (start + n <= size).  0,
+ * or -1 when a source failed to read (its error() says why). */
 int ga_pairs_fill(const struct ga_pairs *p, uint64_t start, size_t n, ga_bits *x, ga_bits *dy);
 
 #endif

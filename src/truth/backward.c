@@ -81,6 +81,9 @@ int ga_backward_special(const struct ga_format *f, const struct ga_grad_value *g
 int ga_backward_truth(enum ga_function fn, const struct ga_format *f, const struct ga_grad_value *g,
                       ga_bits x, ga_bits dy, struct ga_truth *out)
 {
+    /* No float tail beyond the 53-bit exact value (truth.h): the backward
+     * formats have 24 bits at most.  Left unset, the error measure read it. */
+    out->tail = 0.0f;
     if (ga_backward_special(f, g, dy, out) || ga_backward_fast(f, g, dy, out))
         return GA_TRUTH_OK;
     return ga_backward_mpfr(fn, f, x, dy, out);

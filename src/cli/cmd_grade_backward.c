@@ -1,0 +1,106 @@
+/* gelu-acc grade --backward: backward outputs computed anywhere, graded
+ * against RN_F(dy * d(x)) with the statistics of sweep --backward. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/measure.h"
+#include "cli/backward_run.h"
+#include "sweep/graded.h"
+
+static const char help[] =
+    "usage: gelu-acc grade --backward --format FORMAT --x FILE --dy FILE --dx FILE\n"
+    "                      [--reference gelu_grad|gelu_tanh_grad] [--name NAME] [--json]\n"
+    "                      [--threads N]\n"
+    "\n"
+    "Measures dx[i] as a backward kernel's result for (x[i], dy[i]) against\n"
+    "RN_FORMAT(dy * d(x)), d = gelu_grad (default) or gelu_tanh_grad, with the\n"
+    "statistics and output of 'gelu-acc sweep --backward'.  The three files are\n"
+    "read as 'gelu-acc grade' reads its own: NumPy .npy or raw, of one length.\n"
+    "Exit status: 0 graded, 2 a file unreadable, malformed, of the wrong dtype\n"
+    "or of another length than x, 3 a truth not decided.\n";
+
+/* A file that failed to read midway, for ga_cli_backward_run. */
+static const char *read_error(const void *g)
+{
+    return ga_graded_error(g);
+}
+
+int ga_cmd_grade_backward(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "backward", no_argument, NULL, 'b' },
+        { "format", required_argument, NULL, 'f' },
+        { "x", required_argument, NULL, 'x' },
+        { "dy", required_argument, NULL, 'y' },
+        { "dx", required_argument, NULL, 'd' },
+        { "reference", required_argument, NULL, 'r' },
+        { "name", required_argument, NULL, 'n' },
+        { "json", no_argument, NULL, 'j' },
+        { "threads", required_argument, NULL, 't' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *format_name = NULL, *x_path = NULL, *dy_path = NULL, *dx_path = NULL;
+    struct ga_backward_sweep s = { .reference = GA_GELU_GRAD };
+    struct ga_pairs pairs;
+    struct ga_graded g;
+    struct ga_io_error io;
+    const struct ga_format *f;
+    bool json = false;
+    int opt, status;
+
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (opt) {
+        case 'b': break;
+        case 'f': format_name = optarg; break;
+        case 'x': x_path = optarg; break;
+        case 'y': dy_path = optarg; break;
+        case 'd': dx_path = optarg; break;
+        case 'n': s.name = optarg; break;
+        case 'j': json = true; break;
+        case 'r':
+            if (ga_cli_derivative("grade", optarg, &s.reference) != 0)
+                return GA_EXIT_USAGE;
+            break;
+        case 't':
+            if (ga_cli_threads("grade", optarg, &s.threads) != 0)
+                return GA_EXIT_USAGE;
+            break;
+        case 'h':
+            fputs(help, stdout);
+            return GA_EXIT_OK;
+        default:
+            ga_cli_error("grade: see 'gelu-acc grade --backward --help'");
+            return GA_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        ga_cli_error("grade: unexpected argument '%s'", argv[optind]);
+        return GA_EXIT_USAGE;
+    }
+    if (!(f = ga_cli_format(format_name)))
+        return GA_EXIT_USAGE;
+    if (f->id != GA_FLOAT32 && f->id != GA_FLOAT16 && f->id != GA_BFLOAT16) {
+        ga_cli_error("grade: --backward grades float32, float16 or bfloat16, not %s", f->name);
+        return GA_EXIT_USAGE;
+    }
+    if (!x_path || !dy_path || !dx_path) {
+        ga_cli_error("grade: --backward needs --x FILE, --dy FILE and --dx FILE");
+        return GA_EXIT_USAGE;
+    }
+    if (ga_graded_open_backward(&g, x_path, dy_path, dx_path, f, &io) != GA_IO_OK) {
+        ga_cli_error("grade: %s", io.message);
+        return GA_EXIT_USAGE;
+    }
+    ga_graded_attach_backward(&g, x_path, &pairs, &s.dx);
+    s.pairs = &pairs;
+    if (!s.name)
+        s.name = dx_path;
+    status = ga_cli_backward_run("grade", &s, json, read_error, &g);
+    ga_pairs_free(&pairs);
+    ga_graded_close(&g);
+    return status;
+}
