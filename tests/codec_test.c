@@ -269,6 +269,35 @@ static void test_ulp_is_the_gap(void **state)
     }
 }
 
+/* Every encoding of the 16-bit formats (decoded from a table in sweeps)
+ * against its value built here from the definition with ldexp, bit for bit:
+ * (-1)^s 1.m 2^(e - bias), 0.m 2^emin for e = 0, infinity and NaN for the
+ * all-ones exponent. */
+static void test_decode_every_16bit_encoding(void **state)
+{
+    const struct ga_format *formats[] = { f16, bf16 };
+
+    (void)state;
+    for (size_t k = 0; k < 2; k++) {
+        const struct ga_format *f = formats[k];
+        int mbits = f->precision - 1, ebits = f->bits - 1 - mbits;
+        for (uint32_t x = 0; x < (1u << 16); x++) {
+            uint32_t m = x & ((1u << mbits) - 1), e = (x >> mbits) & ((1u << ebits) - 1);
+            double want, got = ga_decode(f, x);
+            if (e == (1u << ebits) - 1)
+                want = m ? NAN : INFINITY;
+            else if (e == 0)
+                want = ldexp((double)m, f->emin - mbits);
+            else
+                want = ldexp((double)(m | (1u << mbits)), (int)e - (1 - f->emin) - mbits);
+            if (x >> 15)
+                want = -want;
+            if (isnan(want) ? !isnan(got) : memcmp(&want, &got, sizeof got) != 0)
+                fail_msg("%s 0x%04x: decoded %a, defined %a", f->name, x, got, want);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_round_mpfr_midpoints),
         cmocka_unit_test(test_order_of_values),
         cmocka_unit_test(test_ulp_is_the_gap),
+        cmocka_unit_test(test_decode_every_16bit_encoding),
     };
     f32 = ga_format_get(GA_FLOAT32);
     f16 = ga_format_get(GA_FLOAT16);

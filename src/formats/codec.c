@@ -4,6 +4,7 @@
 #include "formats/format.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 static int exponent_bias(const struct ga_format *f)
@@ -21,12 +22,22 @@ static double power_of_two(int e)
     return v;
 }
 
+/* v 2^k, by a multiplication where 2^k is a normal double (sweeps encode
+ * every output; ldexp was a third of a backward sweep), by ldexp beyond
+ * (float64's far ends).  Every call below scales to a value that is a
+ * double (an integer below 2^(p+1) from a value of f, or such an integer
+ * times 2^q with q >= -1022, or with ldexp): both are then exact, the same. */
+static double scaled(double v, int k)
+{
+    return k >= -1022 && k <= 1023 ? v * power_of_two(k) : ldexp(v, k);
+}
+
 /* Built from the fields (sweeps decode every pair): an exponent field of 0
  * is a zero or subnormal, mantissa * 2^(emin - mbits); a normal value is the
  * double with the same fraction bits, rebiased; magnitudes from
  * ga_finite_end on are infinity, from ga_nan_from on NaN.  Every value is a
  * double, so each step is exact. */
-double ga_decode(const struct ga_format *f, ga_bits x)
+static double decode_fields(const struct ga_format *f, ga_bits x)
 {
     int mbits = ga_mantissa_bits(f);
     ga_bits magnitude = x & ~ga_sign_mask(f);
@@ -49,17 +60,49 @@ double ga_decode(const struct ga_format *f, ga_bits x)
     return ga_sign(f, x) ? -v : v;
 }
 
+/* A backward sweep of a 16-bit format decodes several values per pair, 2^32
+ * pairs: there ga_decode reads a table of the 2^16 values, filled once by
+ * decode_fields (so the same bits by construction). */
+static double float16_values[1 << 16], bfloat16_values[1 << 16];
+static pthread_once_t float16_once = PTHREAD_ONCE_INIT, bfloat16_once = PTHREAD_ONCE_INIT;
+
+static void fill_values(enum ga_format_id id, double *values)
+{
+    const struct ga_format *f = ga_format_get(id);
+
+    for (uint32_t x = 0; x < (1u << 16); x++)
+        values[x] = decode_fields(f, (ga_bits)x);
+}
+
+static void fill_float16(void) { fill_values(GA_FLOAT16, float16_values); }
+static void fill_bfloat16(void) { fill_values(GA_BFLOAT16, bfloat16_values); }
+
+double ga_decode(const struct ga_format *f, ga_bits x)
+{
+    if (x < (1u << 16)) {
+        if (f->id == GA_BFLOAT16) {
+            pthread_once(&bfloat16_once, fill_bfloat16);
+            return bfloat16_values[x];
+        }
+        if (f->id == GA_FLOAT16) {
+            pthread_once(&float16_once, fill_float16);
+            return float16_values[x];
+        }
+    }
+    return decode_fields(f, x);
+}
+
 /* Encode a non-negative value that is already representable in f. */
 static ga_bits encode_exact(const struct ga_format *f, double r)
 {
     int mbits = ga_mantissa_bits(f);
     int e;
 
-    if (r < ldexp(1.0, f->emin))  /* zero or subnormal: fixed grid */
-        return (ga_bits)ldexp(r, mbits - f->emin);
+    if (r < power_of_two(f->emin))  /* zero or subnormal: fixed grid */
+        return (ga_bits)scaled(r, mbits - f->emin);
     e = ilogb(r);
     return (ga_bits)(e + exponent_bias(f)) << mbits
-         | ((ga_bits)ldexp(r, mbits - e) & (((ga_bits)1 << mbits) - 1));
+         | ((ga_bits)scaled(r, mbits - e) & (((ga_bits)1 << mbits) - 1));
 }
 
 ga_bits ga_overflow_result(const struct ga_format *f, bool negative, enum ga_overflow o)
@@ -78,7 +121,38 @@ static double on_grid(const struct ga_format *f, double a, double (*to_integer)(
 {
     int e = ilogb(a);
     int q = (e < f->emin ? f->emin : e) - f->precision + 1;
-    return ldexp(to_integer(ldexp(a, -q)), q);
+    return scaled(to_integer(scaled(a, -q)), q);
+}
+
+/* RN of a > 0 on the bits, where a's binade is a normal one of f (float32
+ * and narrower): the top mbits fraction bits of the double, plus one when
+ * the rest is above half an ulp, or half with the kept part odd; a carry
+ * out of the fraction moves into the exponent field, which is the encoding
+ * of the next binade's first value.  The same as on_grid with rint, with no
+ * scaling; 0 (the general path) for the rest, and for a result beyond the
+ * largest finite value. */
+static int encode_normal(const struct ga_format *f, double a, ga_bits *out)
+{
+    int mbits = ga_mantissa_bits(f), shift = 52 - mbits;
+    uint64_t bits, rest, half;
+    int e;
+    ga_bits r;
+
+    if (f->precision > 24)
+        return 0;
+    memcpy(&bits, &a, sizeof bits);
+    e = (int)(bits >> 52) - 1023;
+    if (e < f->emin || e > f->emax)
+        return 0;
+    rest = bits & (((uint64_t)1 << shift) - 1);
+    half = (uint64_t)1 << (shift - 1);
+    r = (ga_bits)(e + exponent_bias(f)) << mbits
+      | (ga_bits)((bits & (((uint64_t)1 << 52) - 1)) >> shift);
+    r += rest > half || (rest == half && (r & 1));
+    if (r > ga_max_finite(f, false))
+        return 0;
+    *out = r;
+    return 1;
 }
 
 ga_bits ga_encode_overflow(const struct ga_format *f, double v, enum ga_overflow o)
@@ -86,6 +160,7 @@ ga_bits ga_encode_overflow(const struct ga_format *f, double v, enum ga_overflow
     bool negative = signbit(v) != 0;
     double a = fabs(v);
     double rounded;
+    ga_bits fast;
 
     if (isnan(v))
         return ga_quiet_nan(f) | (negative ? ga_sign_mask(f) : 0);
@@ -96,6 +171,8 @@ ga_bits ga_encode_overflow(const struct ga_format *f, double v, enum ga_overflow
     if (isinf(a))
         return ga_has_infinity(f) && o != GA_OVERFLOW_SATFINITE
              ? ga_infinity(f, negative) : ga_overflow_result(f, negative, o);
+    if (encode_normal(f, a, &fast))
+        return fast | (negative ? ga_sign_mask(f) : 0);
     if (ilogb(a) > f->emax)
         return ga_overflow_result(f, negative, o);
     rounded = on_grid(f, a, rint);  /* to nearest, ties to even */

@@ -79,7 +79,7 @@ bool ga_overflow_allowed(const struct ga_format *f, enum ga_overflow o)
 
 static ga_bits exponent_field_mask(const struct ga_format *f)
 {
-    return (ga_all_ones(f) >> 1) & ~(((ga_bits)1 << ga_mantissa_bits(f)) - 1);
+    return ga_exponent_field_mask(f);
 }
 
 static ga_bits mantissa_field_mask(const struct ga_format *f)
@@ -95,20 +95,6 @@ static ga_bits with_sign(const struct ga_format *f, ga_bits magnitude, bool nega
 ga_bits ga_zero(const struct ga_format *f, bool negative)
 {
     return with_sign(f, 0, negative);
-}
-
-ga_bits ga_finite_end(const struct ga_format *f)
-{
-    switch (f->specials) {
-    case GA_SPECIALS_IEEE: return exponent_field_mask(f);
-    case GA_SPECIALS_NAN_ONLY: return ga_all_ones(f) >> 1;
-    default: return ga_sign_mask(f);
-    }
-}
-
-ga_bits ga_nan_from(const struct ga_format *f)
-{
-    return f->specials == GA_SPECIALS_IEEE ? exponent_field_mask(f) + 1 : ga_finite_end(f);
 }
 
 ga_bits ga_infinity(const struct ga_format *f, bool negative)

@@ -2,6 +2,7 @@
 #include "formats/format.h"
 
 #include <math.h>
+#include <string.h>
 
 ga_bits ga_next_up(const struct ga_format *f, ga_bits x)
 {
@@ -35,11 +36,17 @@ int ga_ulp_exponent(const struct ga_format *f, int e)
 
 double ga_ulp(const struct ga_format *f, double v)
 {
-    double a = fabs(v);
+    double a = fabs(v), power;
     int e = (a == 0.0 || isinf(a) || isnan(a)) ? f->emin : ilogb(a);
     if (isinf(a))
         e = f->emax;
-    return ldexp(1.0, ga_ulp_exponent(f, e));
+    int k = ga_ulp_exponent(f, e);
+    uint64_t bits = (uint64_t)(k + 1023) << 52;  /* 2^k from its bits where normal (sweeps) */
+
+    if (k < -1022 || k > 1023)
+        return ldexp(1.0, k);
+    memcpy(&power, &bits, sizeof power);
+    return power;
 }
 
 int64_t ga_ordinal(const struct ga_format *f, ga_bits x)

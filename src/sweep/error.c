@@ -102,9 +102,9 @@ void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const
         long u = (e < c->emin ? c->emin : e) - c->precision + 1;  /* ulp(f) = 2^u */
         long k = t->exact.exp - u;       /* <= p + 1 */
         double ys = ga_error_value(c, y);
-        /* exact: y is a multiple of the subnormal ulp (ldexp, as 2^-u
-         * overflows a double for float64's u = -1074) */
-        double yv = ldexp(ys, (int)-u);
+        /* exact: y is a multiple of the subnormal ulp (ldexp where 2^-u
+         * is not a double: float64's u = -1074) */
+        double yv = -u >= -1022 && -u <= 1023 ? ys * pow2(-u) : ldexp(ys, (int)-u);
         if (k >= GA_ERROR_TINY_SCALE_EXP) {
             double mv = mant * pow2(k);  /* exact */
             /* yv - mv is exact near f (Sterbenz), so the tail counts */
