@@ -57,6 +57,6 @@ int64_t ga_ordinal(const struct ga_format *f, ga_bits x)
 
 uint64_t ga_distance(const struct ga_format *f, ga_bits a, ga_bits b)
 {
-    int64_t d = ga_ordinal(f, a) - ga_ordinal(f, b);
-    return d < 0 ? (uint64_t)-d : (uint64_t)d;
+    int64_t oa = ga_ordinal(f, a), ob = ga_ordinal(f, b);  /* float64: up to 2^63 apart */
+    return oa >= ob ? (uint64_t)oa - (uint64_t)ob : (uint64_t)ob - (uint64_t)oa;
 }

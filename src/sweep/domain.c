@@ -103,7 +103,7 @@ static int parse_range(struct ga_domain *d, const char *args, char *err, size_t 
         return -1;
     }
     d->first_key = value_key(f, lo);
-    d->size = (uint64_t)(value_key(f, hi) - d->first_key) + 1;  /* M, at most 2^64 - 1 */
+    d->size = ((uint64_t)value_key(f, hi) - (uint64_t)d->first_key) + 1;  /* M, at most 2^64 - 1 */
     d->stride = 1;
     if (count && d->size > count) {
         d->stride = count == 1 ? d->size : (d->size - 1) / (count - 1);

@@ -41,10 +41,11 @@ static inline int64_t ordinal(const struct ga_format_layout *c, ga_bits x)
     return (x & c->sign_mask) ? -mag : mag;
 }
 
+/* In unsigned arithmetic: float64's ordinals are up to 2^63 apart. */
 static inline uint64_t distance(const struct ga_format_layout *c, ga_bits a, ga_bits b)
 {
-    int64_t d = ordinal(c, a) - ordinal(c, b);
-    return d < 0 ? (uint64_t)-d : (uint64_t)d;
+    int64_t oa = ordinal(c, a), ob = ordinal(c, b);
+    return oa >= ob ? (uint64_t)oa - (uint64_t)ob : (uint64_t)ob - (uint64_t)oa;
 }
 
 static void set_all(struct ga_error *out, double v)
