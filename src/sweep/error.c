@@ -35,19 +35,6 @@ static inline double pow2(long k)
     return ldexp(1.0, k < -1100 ? -1100 : k > 1100 ? 1100 : (int)k);
 }
 
-static inline int64_t ordinal(const struct ga_format_layout *c, ga_bits x)
-{
-    int64_t mag = (int64_t)(x & ~c->sign_mask);
-    return (x & c->sign_mask) ? -mag : mag;
-}
-
-/* In unsigned arithmetic: float64's ordinals are up to 2^63 apart. */
-static inline uint64_t distance(const struct ga_format_layout *c, ga_bits a, ga_bits b)
-{
-    int64_t oa = ordinal(c, a), ob = ordinal(c, b);
-    return oa >= ob ? (uint64_t)oa - (uint64_t)ob : (uint64_t)ob - (uint64_t)oa;
-}
-
 static void set_all(struct ga_error *out, double v)
 {
     out->ulp = out->rel = out->abs = v;
@@ -80,7 +67,7 @@ void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const
         set_all(out, NAN);
         return;
     }
-    out->distance = distance(c, y, r);
+    out->distance = ga_error_distance(c, y, r);
     if (ymag == 0 && rmag != 0)
         flags |= GA_ERR_FLUSHED;
     if (ymag == 0 && rmag == 0 && y != r)

@@ -187,6 +187,18 @@ static inline ga_bits ga_error_bracket(const struct ga_format_layout *c, const s
     return r & c->sign_mask;
 }
 
+/* |ordinal(a) - ordinal(b)| (ga_distance) in unsigned arithmetic: the
+ * ordinals of float64 encodings lie up to 2^63 apart. */
+static inline uint64_t ga_error_distance(const struct ga_format_layout *c, ga_bits a, ga_bits b)
+{
+    uint64_t am = a & ~c->sign_mask, bm = b & ~c->sign_mask;
+    bool an = (a & c->sign_mask) != 0, bn = (b & c->sign_mask) != 0;
+
+    if (an != bn)
+        return am + bm;                       /* across zero */
+    return am >= bm ? am - bm : bm - am;
+}
+
 /* The error of output y against truth t: the hot path of a sweep, inline for
  * the common case (output and correctly rounded result finite and nonzero,
  * exact value in the normal range: its ulp is 2^(exp - p); or a truth that
@@ -212,9 +224,7 @@ ga_error_compute(const struct ga_format_layout *c, ga_bits y, const struct ga_tr
             out->distance = 0;
             return;
         }
-        int64_t d = (int64_t)((y & c->sign_mask) ? -(int64_t)ymag : (int64_t)ymag)
-                  - (int64_t)((r & c->sign_mask) ? -(int64_t)rmag : (int64_t)rmag);
-        out->distance = d < 0 ? (uint64_t)-d : (uint64_t)d;
+        out->distance = ga_error_distance(c, y, r);
         out->flags = (ymag == 0 ? GA_ERR_FLUSHED : 0)
                    | (t->direction != 0 && y == ga_error_bracket(c, t) ? GA_ERR_FAITHFUL : 0);
         return;

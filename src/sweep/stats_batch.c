@@ -146,10 +146,7 @@ fast_measure(const struct ga_format_layout *c, enum ga_region r, ga_bits y,
         if (y == rounded)
             return q == 0.0 ? FAST_EXACT : FAST_ERROR;
         /* as ga_error_compute: the distance, and faithful when y is the other bracket */
-        const int64_t d = (int64_t)((y & c->sign_mask) ? -(int64_t)ymag : (int64_t)ymag)
-                        - (int64_t)((rounded & c->sign_mask) ? -(int64_t)(rounded & ~c->sign_mask)
-                                                             : (int64_t)(rounded & ~c->sign_mask));
-        out->distance = d < 0 ? (uint64_t)-d : (uint64_t)d;
+        out->distance = ga_error_distance(c, y, rounded);
         out->faithful = t->direction != 0 && y == ga_error_bracket(c, t);
         return FAST_NEAR;
     }

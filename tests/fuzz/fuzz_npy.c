@@ -25,8 +25,12 @@ static void open_as(const char *path, const struct ga_format *f, const uint8_t *
     FUZZ_ASSERT(r.data_offset >= text_at
                 && memchr(data + text_at, '\0', r.data_offset - text_at) == NULL);
     if (r.length > 0) {
-        FUZZ_ASSERT(ga_array_read(&r, r.length - 1, 1, &x, &err) == GA_IO_OK);
-        FUZZ_ASSERT(ga_fits(r.format, x));
+        /* a byte of a 6- or 4-bit format may set bits above its width: that
+         * element is refused when read, naming the file */
+        enum ga_io_status st = ga_array_read(&r, r.length - 1, 1, &x, &err);
+        FUZZ_ASSERT(st == GA_IO_OK || (r.format->bits % 8 != 0
+                                       && strncmp(err.message, path, strlen(path)) == 0));
+        FUZZ_ASSERT(st != GA_IO_OK || ga_fits(r.format, x));
     }
     ga_array_close(&r);
 }
