@@ -30,8 +30,20 @@ for fn in "$@"; do
                 --shard $k/$shards --partial "$state" --checkpoint "$state.checkpoint" ||
                 [ $? -eq 3 ]
             rm -f "$state.checkpoint"
+            # where and from what each shard came: shards of one function may be
+            # run in several sessions, by several builds, on several machines
+            printf '%s shard %d of %d: %s, commit %s, %s, %s CPUs\n' \
+                "$(date -u +%Y-%m-%dT%H:%MZ)" $k $shards "$("$gelu_acc" --version | head -n 1)" \
+                "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+                "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)" \
+                "$(nproc 2>/dev/null || echo '?')" >> "$dir/LOG"
         fi
         k=$((k + 1))
     done
-    "$gelu_acc" audit --merge --out "reports/audit-float32-$fn.md" "$dir"/shard-*-of-$shards
+    page=reports/audit-float32-$fn.md
+    "$gelu_acc" audit --merge --out "$page" "$dir"/shard-*-of-$shards
+    if [ -f "$dir/LOG" ]; then
+        { printf '\n## How the shards were run\n\nFrom %s (one line per finished shard):\n\n```\n' "$dir/LOG"
+          cat "$dir/LOG"; printf '```\n'; } >> "$page"
+    fi
 done

@@ -131,6 +131,15 @@ static void merge_refusals(void **state)
     assert_string_equal(why, "a shard given twice");
     assert_int_equal(ga_audits_merge(list, 1, &merged, &bad, &why), -1);
     assert_string_equal(why, "a shard is missing");
+    {
+        uint32_t missing[1];
+        assert_int_equal(ga_audits_missing(list, 1, missing, 1), 1);
+        assert_int_equal(missing[0], 2);
+        list[0] = &b;
+        assert_int_equal(ga_audits_missing(list, 1, missing, 1), 1);
+        assert_int_equal(missing[0], 1);
+        list[0] = &a;
+    }
     b.next = b.first;
     list[1] = &b;
     assert_int_equal(ga_audits_merge(list, 2, &merged, &bad, &why), -1);

@@ -57,7 +57,7 @@ refused_merge() {
     "$GELU_ACC" audit --domain stride:524288 --shard 2/2 --partial "$tmp/s2" &&
     expect_status 2 "$GELU_ACC" audit --merge "$tmp/s1" "$tmp/s2" &&
         stderr_has "$tmp/s2: another audit" &&
-    expect_status 2 "$GELU_ACC" audit --merge "$tmp/s1" && stderr_has "a shard is missing" &&
+    expect_status 2 "$GELU_ACC" audit --merge "$tmp/s1" && stderr_has "shard 2/2 is missing (1 of 2)" &&
     expect_status 2 "$GELU_ACC" audit --merge "$tmp/s1" "$tmp/s1" &&
         stderr_has "a shard given twice" &&
     head -c 100 "$tmp/s1" > "$tmp/cut" &&

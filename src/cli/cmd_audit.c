@@ -3,6 +3,7 @@
  * ranks of mpirun; a summary on stdout and a page to publish. */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,21 @@ static int resume(struct ga_audit *a, const char *checkpoint)
     return status;
 }
 
+/* Name the shards none of parts[0..n) is (the first 16 of them). */
+static void report_missing(const struct ga_audit *const *parts, size_t n)
+{
+    uint32_t first[16];
+    char list[16 * 24] = "";
+    size_t count = ga_audits_missing(parts, n, first, 16);
+
+    for (size_t i = 0; i < count && i < 16; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%" PRIu32 "/%" PRIu32,
+                 i ? ", " : "", first[i], parts[0]->shards);
+    ga_cli_error("audit: %s %s%s %s missing (%zu of %" PRIu32 ")",
+                 count > 1 ? "shards" : "shard", list, count > 16 ? ", ..." : "",
+                 count > 1 ? "are" : "is", count, parts[0]->shards);
+}
+
 /* Merge parts[0..n) into *all, naming the file (or shard) that does not fit. */
 static int merge(const struct ga_audit *const *parts, size_t n, char *const *names,
                  struct ga_audit *all)
@@ -104,7 +120,7 @@ static int merge(const struct ga_audit *const *parts, size_t n, char *const *nam
     else if (bad < n)
         ga_cli_error("audit: the state of rank %zu: %s", bad, why);
     else
-        ga_cli_error("audit: %s", why);
+        report_missing(parts, n);
     return -1;
 }
 

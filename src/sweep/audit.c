@@ -201,6 +201,25 @@ int ga_audit_run(struct ga_audit *a, const struct ga_domain *d, int threads,
     return status;
 }
 
+size_t ga_audits_missing(const struct ga_audit *const *parts, size_t n, uint32_t *list,
+                         size_t max)
+{
+    uint32_t shards = parts[0]->shards;
+    bool *seen = calloc(shards, sizeof *seen);
+    size_t count = 0;
+
+    if (!seen)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (parts[i]->shards == shards)
+            seen[parts[i]->shard - 1] = true;
+    for (uint32_t k = 0; k < shards; k++)
+        if (!seen[k] && count++ < max)
+            list[count - 1] = k + 1;
+    free(seen);
+    return count;
+}
+
 int ga_audits_merge(const struct ga_audit *const *parts, size_t n, struct ga_audit *out,
                     size_t *bad, const char **why)
 {

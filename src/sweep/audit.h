@@ -79,6 +79,11 @@ int ga_audit_run(struct ga_audit *a, const struct ga_domain *d, int threads,
 int ga_audits_merge(const struct ga_audit *const *parts, size_t n, struct ga_audit *out,
                     size_t *bad, const char **why);
 
+/* The shards of 1..parts[0]->shards that none of the n parts is: their
+ * count, the first `max` of them in list (ascending). */
+size_t ga_audits_missing(const struct ga_audit *const *parts, size_t n, uint32_t *list,
+                         size_t max);
+
 /* The state file (audit_file.c): written atomically, read whole with every
  * field and a checksum checked (GA_IO_MALFORMED, GA_IO_UNSUPPORTED for
  * another version). */
