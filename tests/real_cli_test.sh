@@ -17,12 +17,33 @@ check "without modules, sweep of a real name fails with status 2" \
     bash -c "GELU_ACC_REAL_DIR='$tmp/none' '$GELU_ACC' sweep --impl sleef_erf_u10 --format bfloat16 2>'$tmp/err';
              [ \$? -eq 2 ] && grep -q 'needs the SLEEF module' '$tmp/err'"
 
+check "without modules, a real backward kernel fails with status 2" \
+    bash -c "GELU_ACC_REAL_DIR='$tmp/none' '$GELU_ACC' sweep --backward --impl torch_erf_backward \
+                 --format bfloat16 --domain pairs:random:10 2>'$tmp/err';
+             [ \$? -eq 2 ] && grep -q 'needs the PyTorch (libtorch) module' '$tmp/err'"
+check "list --backward shows the real backward kernels after the models" \
+    bash -c "'$GELU_ACC' list --backward > '$tmp/listb' &&
+             grep -q '^Real libraries. backward kernels' '$tmp/listb' &&
+             grep -q '^torch_erf_backward ' '$tmp/listb' && grep -q '^dnnl_tanh_backward ' '$tmp/listb'"
+
 have() { [ -e "${GELU_ACC_REAL_DIR:-/nonexistent}/gelu_real_$1.so" ]; }
 
 if have torch; then
     check "float16 GELU refused by libtorch 1.13: status 2, in its words" \
         bash -c "'$GELU_ACC' sweep --impl torch_erf --format float16 2>'$tmp/err';
                  [ \$? -eq 2 ] && grep -q 'not implemented for' '$tmp/err'"
+    check "float16 GELU backward refused by libtorch 1.13: status 2, in its words" \
+        bash -c "'$GELU_ACC' sweep --backward --impl torch_erf_backward --format float16 \
+                     --domain pairs:random:10 2>'$tmp/err';
+                 [ \$? -eq 2 ] && grep -q 'not implemented for' '$tmp/err'"
+    # real_backward_test proves the equality bit for bit; here the sweep of
+    # the real kernel must print what the model's prints, name aside.
+    check "sweep --backward of torch_strided_erf_backward = its model's, in bfloat16" \
+        bash -c "'$GELU_ACC' sweep --backward --impl torch_strided_erf_backward --format bfloat16 \
+                     --domain pairs:random:20000:5 | sed 1d > '$tmp/real.txt' &&
+                 '$GELU_ACC' sweep --backward --impl pytorch_gelu_backward_native --format bfloat16 \
+                     --domain pairs:random:20000:5 | sed 1d > '$tmp/model.txt' &&
+                 grep -q 'correctly rounded' '$tmp/real.txt' && cmp '$tmp/real.txt' '$tmp/model.txt'"
     # The default bfloat16 path is one of two, by CPU: both figures are
     # known (erf_torch_bf16 and erf_dnnl, which real_models_test proves).
     check "torch_erf in bfloat16 measures like a catalogue entry" \

@@ -31,20 +31,6 @@ static void list_models(void)
            "tanhf, expf.\n", ga_real_libc_version());
 }
 
-static void list_backward(void)
-{
-    puts("Backward kernels (gelu-acc sweep --backward): dx = dy * d(x) as written after the "
-         "sources named:\n");
-    for (size_t i = 0; i < ga_backward_catalogue_count(); i++) {
-        const struct ga_backward_impl *impl = ga_backward_catalogue_at(i);
-        printf("%-34s %-25s %s\n", impl->name,
-               impl->formats & GA_FORMAT_BIT(GA_FLOAT32) ? "float32,float16,bfloat16" : "float16,bfloat16",
-               ga_function_name(impl->approximates));
-        printf("    formula:  %s\n    computes: %s\n    models:   %s\n", impl->formula,
-               impl->computes, impl->models);
-    }
-}
-
 static const char *specials_text(const struct ga_format *f)
 {
     switch (f->specials) {
@@ -84,17 +70,22 @@ static void list_formats(void)
          "derivatives,\nare answered by the MPFR oracle alone.");
 }
 
-/* Each real implementation, per format: what ran, or why not. */
-static void list_real(void)
+/* The machine line before a list of real implementations. */
+static void real_heading(const char *what)
 {
-    static const enum ga_format_id order[] = { GA_FLOAT32, GA_BFLOAT16, GA_FLOAT16, GA_FLOAT64 };
     char dir[PATH_MAX], model[128], isa[128];
 
     ga_real_cpu(model, sizeof model, isa, sizeof isa);
-    printf("\nReal libraries (modules in %s; CPU: %s; %s):\n\n",
+    printf("\n%s (modules in %s; CPU: %s; %s):\n\n", what,
            ga_real_module_dir(dir, sizeof dir), model, isa);
-    for (size_t i = 0; i < ga_real_count(); i++) {
-        const struct ga_real *r = ga_real_at(i);
+}
+
+/* Each real implementation of a table, per format: what ran, or why not. */
+static void list_real_table(size_t count, const struct ga_real *(*at)(size_t),
+                            const enum ga_format_id *order, size_t formats)
+{
+    for (size_t i = 0; i < count; i++) {
+        const struct ga_real *r = at(i);
 
         printf("%-22s %-25s %s\n", r->name, r->library, ga_function_name(r->approximates));
         printf("    calls:    %s\n    formula:  %s\n    computes: %s\n", r->entry, r->formula,
@@ -102,7 +93,7 @@ static void list_real(void)
         if (r->formula64 != NULL)
             printf("    in float64: calls %s; formula %s; computes %s\n", r->entry64,
                    r->formula64, r->computes64);
-        for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        for (size_t k = 0; k < formats; k++) {
             const struct ga_format *f = ga_format_get(order[k]);
             struct gelu_acc_real_info about;
             struct ga_io_error err;
@@ -116,6 +107,33 @@ static void list_real(void)
                 printf("    %-9s %s %s; %s\n", f->name, r->library, about.version, about.path);
         }
     }
+}
+
+static void list_real(void)
+{
+    static const enum ga_format_id order[] = { GA_FLOAT32, GA_BFLOAT16, GA_FLOAT16, GA_FLOAT64 };
+
+    real_heading("Real libraries");
+    list_real_table(ga_real_count(), ga_real_at, order, sizeof order / sizeof order[0]);
+}
+
+static void list_backward(void)
+{
+    static const enum ga_format_id backward_formats[] = { GA_FLOAT32, GA_BFLOAT16, GA_FLOAT16 };
+
+    puts("Backward kernels (gelu-acc sweep --backward): dx = dy * d(x) as written after the "
+         "sources named:\n");
+    for (size_t i = 0; i < ga_backward_catalogue_count(); i++) {
+        const struct ga_backward_impl *impl = ga_backward_catalogue_at(i);
+        printf("%-34s %-25s %s\n", impl->name,
+               impl->formats & GA_FORMAT_BIT(GA_FLOAT32) ? "float32,float16,bfloat16" : "float16,bfloat16",
+               ga_function_name(impl->approximates));
+        printf("    formula:  %s\n    computes: %s\n    models:   %s\n", impl->formula,
+               impl->computes, impl->models);
+    }
+    real_heading("Real libraries' backward kernels (gelu-acc sweep --backward --impl NAME)");
+    list_real_table(ga_real_backward_count(), ga_real_backward_at, backward_formats,
+                    sizeof backward_formats / sizeof backward_formats[0]);
 }
 
 int ga_cmd_list(int argc, char **argv)

@@ -14,7 +14,8 @@ static const char help[] =
     "                      --format FORMAT [--domain D] [--dy V] [--timeout SECONDS]\n"
     "                      [--reference gelu_grad|gelu_tanh_grad] [--json] [--threads N]\n"
     "\n"
-    "Measures a backward kernel ('gelu-acc list --backward'), or a backward kernel\n"
+    "Measures a backward kernel ('gelu-acc list --backward': models and real\n"
+    "libraries' kernels), or a backward kernel\n"
     "of <gelu-acc/kernel.h> (GELU_ACC_BACKWARD_KERNEL_BF16...; default reference\n"
     "gelu_grad) from a shared library, on pairs (x, dy)\n"
     "against RN_FORMAT(dy * d(x)), d the derivative it approximates (default:\n"
@@ -124,6 +125,17 @@ int ga_cmd_sweep_backward(int argc, char **argv)
         s.name = kernel;
         if (!have_reference)
             s.reference = GA_GELU_GRAD;
+    } else if (!ga_backward_catalogue_find(impl_name) && ga_real_backward_find(impl_name)) {
+        const struct ga_real *r = ga_real_backward_find(impl_name);
+        struct gelu_acc_real_info about;
+        if (ga_real_open_backward(r, f, &po, &s.plugin, &about, &io) != GA_IO_OK) {
+            ga_cli_error("sweep: %s", io.message);
+            ga_pairs_free(&pairs);
+            return GA_EXIT_USAGE;
+        }
+        s.name = r->name;
+        if (!have_reference)
+            s.reference = r->approximates;
     } else if (!(s.impl = ga_backward_catalogue_find(impl_name))) {
         ga_cli_error("sweep: --backward needs --impl with a backward kernel ('gelu-acc list "
                      "--backward'), not '%s'", impl_name);

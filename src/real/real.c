@@ -279,6 +279,24 @@ struct ga_real_kernel {
     char models[512];
 };
 
+/* The plugin spec of r's kernel for f (MODULE.so:STEM_SUFFIX) and the
+ * options it runs with: opt (NULL: defaults) under r's name. */
+static void kernel_spec(const struct ga_real *r, const struct ga_format *f,
+                        const struct ga_plugin_options *opt, struct ga_plugin_options *po,
+                        char *spec, size_t size)
+{
+    char path[PATH_MAX + 64];
+
+    if (opt != NULL)
+        *po = *opt;
+    else
+        ga_plugin_default_options(po);
+    po->name = r->name;
+    po->approximates = r->approximates;
+    module_handle(r, path, sizeof path, NULL);
+    snprintf(spec, size, "%s:%s_%s", path, r->stem, suffix(f));
+}
+
 enum ga_io_status ga_real_open(const struct ga_real *r, const struct ga_format *f,
                                const struct ga_plugin_options *opt,
                                struct ga_real_kernel **out, struct ga_io_error *err)
@@ -286,7 +304,7 @@ enum ga_io_status ga_real_open(const struct ga_real *r, const struct ga_format *
     int threads;
     struct ga_plugin_options po;
     struct ga_real_kernel *k;
-    char path[PATH_MAX + 64], spec[PATH_MAX + 160];
+    char spec[PATH_MAX + 160];
     enum ga_io_status st;
 
     *out = NULL;
@@ -300,14 +318,7 @@ enum ga_io_status ga_real_open(const struct ga_real *r, const struct ga_format *
         free(k);
         return st;
     }
-    if (opt != NULL)
-        po = *opt;
-    else
-        ga_plugin_default_options(&po);
-    po.name = r->name;
-    po.approximates = r->approximates;
-    module_handle(r, path, sizeof path, NULL);
-    snprintf(spec, sizeof spec, "%s:%s_%s", path, r->stem, suffix(f));
+    kernel_spec(r, f, opt, &po, spec, sizeof spec);
     threads = omp_get_max_threads();
     st = ga_plugin_open(spec, f, &po, &k->plugin, err);  /* dlopen: constructors run here */
     omp_set_num_threads(threads);
@@ -324,6 +335,31 @@ enum ga_io_status ga_real_open(const struct ga_real *r, const struct ga_format *
     k->impl.real = true;
     *out = k;
     return ga_io_ok(err);
+}
+
+enum ga_io_status ga_real_open_backward(const struct ga_real *r, const struct ga_format *f,
+                                        const struct ga_plugin_options *opt,
+                                        struct ga_plugin **out,
+                                        struct gelu_acc_real_info *about,
+                                        struct ga_io_error *err)
+{
+    struct ga_plugin_options po;
+    char spec[PATH_MAX + 160];
+    enum ga_io_status st;
+    int threads;
+
+    *out = NULL;
+    st = ga_real_describe(r, f, about, err);
+    if (st == GA_IO_OK && about->refusal[0] != '\0')
+        st = ga_io_fail(err, GA_IO_UNSUPPORTED, "%s %s refuses GELU backward in %s here: %s",
+                        r->library, about->version, f->name, about->refusal);
+    if (st != GA_IO_OK)
+        return st;
+    kernel_spec(r, f, opt, &po, spec, sizeof spec);
+    threads = omp_get_max_threads();
+    st = ga_plugin_open_backward(spec, f, &po, out, err);
+    omp_set_num_threads(threads);
+    return st;
 }
 
 const struct ga_impl *ga_real_impl(const struct ga_real_kernel *k)

@@ -69,6 +69,22 @@ const struct gelu_acc_real_info *ga_real_kernel_about(const struct ga_real_kerne
 /* NULL is ignored. */
 void ga_real_close(struct ga_real_kernel *k);
 
+/* The real backward kernels (real_backward.c): the same fields, each
+ * approximating GA_GELU_GRAD or GA_GELU_TANH_GRAD with kernels
+ * STEM_f32/_bf16/_f16 of <gelu-acc/kernel.h>'s backward ABI; no float64. */
+size_t ga_real_backward_count(void);
+const struct ga_real *ga_real_backward_at(size_t i);
+const struct ga_real *ga_real_backward_find(const char *name);
+
+/* r's backward kernel for f, as ga_real_open does for a forward one: run
+ * with ga_plugin_run_backward in worker processes; *about as the module
+ * says.  Same errors as ga_real_open. */
+enum ga_io_status ga_real_open_backward(const struct ga_real *r, const struct ga_format *f,
+                                        const struct ga_plugin_options *opt,
+                                        struct ga_plugin **out,
+                                        struct gelu_acc_real_info *about,
+                                        struct ga_io_error *err);
+
 /* The machine, for report headers: the CPU's model name (from
  * /proc/cpuinfo; "unknown CPU" elsewhere) and the vector extensions it has
  * among those the libraries dispatch on ("avx2 fma f16c"). */

@@ -50,6 +50,41 @@ void single_thread()
     }
 }
 
+/* A copy of n elements of `type` padded to a multiple of kPad with copies
+ * of the last, as a contiguous tensor or (strided) every other element of
+ * a buffer twice as long. */
+at::Tensor padded_tensor(Path p, at::ScalarType type, const void *in, size_t n,
+                         size_t element_size)
+{
+    size_t padded = (n + kPad - 1) / kPad * kPad;
+    auto options = at::TensorOptions().dtype(type);
+    at::Tensor buffer = at::empty({(int64_t)padded}, options);
+    std::memcpy(buffer.data_ptr(), in, n * element_size);
+    for (size_t i = n; i < padded; i++)
+        std::memcpy((char *)buffer.data_ptr() + i * element_size,
+                    (const char *)in + (n - 1) * element_size, element_size);
+    if (p != Path::strided)
+        return buffer;
+    at::Tensor wide = at::empty({(int64_t)padded, 2}, options);
+    wide.select(1, 0).copy_(buffer);
+    return wide.select(1, 0);
+}
+
+/* dx = at::gelu_backward(dy, x, approximate) on path p: both operands
+ * padded alike, so that every pair takes the path named. */
+void run_backward(Path p, const char *approximate, at::ScalarType type, const void *dy,
+                  const void *x, void *dx, size_t n, size_t element_size)
+{
+    if (n == 0)
+        return;
+    single_thread();
+    at::globalContext().setUserEnabledMkldnn(p != Path::no_mkldnn);
+    at::Tensor grad = padded_tensor(p, type, dy, n, element_size);
+    at::Tensor self = padded_tensor(p, type, x, n, element_size);
+    at::Tensor r = at::gelu_backward(grad, self, approximate).contiguous();
+    std::memcpy(dx, r.data_ptr(), n * element_size);
+}
+
 /* x (n elements of `type`, bit patterns in `in`) through at::gelu on path p. */
 void run(Path p, const char *approximate, at::ScalarType type, const void *in, void *out,
          size_t n, size_t element_size)
@@ -58,20 +93,7 @@ void run(Path p, const char *approximate, at::ScalarType type, const void *in, v
         return;
     single_thread();
     at::globalContext().setUserEnabledMkldnn(p != Path::no_mkldnn);
-    size_t padded = (n + kPad - 1) / kPad * kPad;
-    auto options = at::TensorOptions().dtype(type);
-    at::Tensor buffer = at::empty({(int64_t)padded}, options);
-    std::memcpy(buffer.data_ptr(), in, n * element_size);
-    for (size_t i = n; i < padded; i++)
-        std::memcpy((char *)buffer.data_ptr() + i * element_size,
-                    (const char *)in + (n - 1) * element_size, element_size);
-    at::Tensor x = buffer;
-    if (p == Path::strided) {
-        /* every other element of a buffer twice as long: not contiguous */
-        at::Tensor wide = at::empty({(int64_t)padded, 2}, options);
-        wide.select(1, 0).copy_(buffer);
-        x = wide.select(1, 0);
-    }
+    at::Tensor x = padded_tensor(p, type, in, n, element_size);
     at::Tensor y = at::gelu(x, approximate).contiguous();
     std::memcpy(out, y.data_ptr(), n * element_size);
 }
@@ -131,6 +153,26 @@ const char *bf16_route()
         run(path, approximate, at::kDouble, in, out, n, 8);                          \
     }
 
+/* Backward kernels (ABI 2): STEM_backward_f32/_bf16/_f16. */
+#define TORCH_BACKWARD_KERNELS(stem, path, approximate)                              \
+    GELU_ACC_BACKWARD_KERNEL_F32(stem##_backward_f32);                               \
+    GELU_ACC_BACKWARD_KERNEL_BF16(stem##_backward_bf16);                             \
+    GELU_ACC_BACKWARD_KERNEL_F16(stem##_backward_f16);                               \
+    void stem##_backward_f32(const float *dy, const float *x, float *dx, size_t n)   \
+    {                                                                                \
+        run_backward(path, approximate, at::kFloat, dy, x, dx, n, 4);                \
+    }                                                                                \
+    void stem##_backward_bf16(const uint16_t *dy, const uint16_t *x, uint16_t *dx,   \
+                              size_t n)                                              \
+    {                                                                                \
+        run_backward(path, approximate, at::kBFloat16, dy, x, dx, n, 2);             \
+    }                                                                                \
+    void stem##_backward_f16(const uint16_t *dy, const uint16_t *x, uint16_t *dx,    \
+                             size_t n)                                               \
+    {                                                                                \
+        run_backward(path, approximate, at::kHalf, dy, x, dx, n, 2);                 \
+    }
+
 GELU_ACC_KERNEL_ABI_TAG;
 TORCH_KERNELS(torch_erf, Path::contiguous, "none")
 TORCH_KERNELS(torch_tanh, Path::contiguous, "tanh")
@@ -138,6 +180,12 @@ TORCH_KERNELS(torch_nomkldnn_erf, Path::no_mkldnn, "none")
 TORCH_KERNELS(torch_nomkldnn_tanh, Path::no_mkldnn, "tanh")
 TORCH_KERNELS(torch_strided_erf, Path::strided, "none")
 TORCH_KERNELS(torch_strided_tanh, Path::strided, "tanh")
+TORCH_BACKWARD_KERNELS(torch_erf, Path::contiguous, "none")
+TORCH_BACKWARD_KERNELS(torch_tanh, Path::contiguous, "tanh")
+TORCH_BACKWARD_KERNELS(torch_nomkldnn_erf, Path::no_mkldnn, "none")
+TORCH_BACKWARD_KERNELS(torch_nomkldnn_tanh, Path::no_mkldnn, "tanh")
+TORCH_BACKWARD_KERNELS(torch_strided_erf, Path::strided, "none")
+TORCH_BACKWARD_KERNELS(torch_strided_tanh, Path::strided, "tanh")
 
 GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_real_about_fn gelu_acc_real_about;
 
@@ -152,10 +200,14 @@ int gelu_acc_real_about(const char *kernel, struct gelu_acc_real_info *about)
 
     for (const char *stem : stems) {
         size_t s = std::strlen(stem);
-        if (len > s && std::strncmp(kernel, stem, s) == 0
-            && (std::strcmp(kernel + s, "_f32") == 0 || std::strcmp(kernel + s, "_bf16") == 0
-                || std::strcmp(kernel + s, "_f16") == 0 || std::strcmp(kernel + s, "_f64") == 0))
-            known = true;
+        if (len > s && std::strncmp(kernel, stem, s) == 0) {
+            const char *rest = kernel + s;
+            if (std::strncmp(rest, "_backward", 9) == 0 && std::strcmp(rest + 9, "_f64") != 0)
+                rest += 9;
+            if (std::strcmp(rest, "_f32") == 0 || std::strcmp(rest, "_bf16") == 0
+                || std::strcmp(rest, "_f16") == 0 || std::strcmp(rest, "_f64") == 0)
+                known = true;
+        }
     }
     if (!known)
         return -1;
@@ -180,7 +232,11 @@ int gelu_acc_real_about(const char *kernel, struct gelu_acc_real_info *about)
         try {
             at::Tensor x = at::zeros({2}, at::TensorOptions().dtype(at::kHalf));
             at::globalContext().setUserEnabledMkldnn(contiguous);
-            (void)at::gelu(x, std::strstr(kernel, "tanh") ? "tanh" : "none");
+            const char *approximate = std::strstr(kernel, "tanh") ? "tanh" : "none";
+            if (std::strstr(kernel, "_backward_"))
+                (void)at::gelu_backward(x, x, approximate);
+            else
+                (void)at::gelu(x, approximate);
         } catch (const c10::Error &e) {
             std::snprintf(about->refusal, sizeof about->refusal, "%s",
                           first_line(e.what()).c_str());
