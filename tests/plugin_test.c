@@ -887,6 +887,82 @@ static int setup(void **state)
     return 0;
 }
 
+/* Batches in one round trip (ga_plugin_run_many) give what run() gives
+ * each: the outputs of the kernel called directly, and a batch that crashes
+ * or breaks the position contract reported as run() reports it alone, the
+ * batches around it measured. */
+static void test_run_many(void **state)
+{
+    enum { B = 6, N = 4096 };
+    static const size_t sizes[B] = { 17, 0, 1, N, 300, 8 };
+    ga_bits *in[B], *out[B], *ref = malloc(N * sizeof *ref);
+    size_t n[B];
+    int status[B];
+    struct ga_run_failure failure[B];
+    struct ga_plugin *p;
+    struct test_rng rng = test_rng(0x3a7);
+    int fds = count_fds();
+
+    (void)state;
+    need_plugins();
+    assert_non_null(ref);
+    for (size_t k = 0; k < B; k++) {
+        n[k] = sizes[k];
+        in[k] = malloc(N * sizeof *in[k]);
+        out[k] = malloc(N * sizeof *out[k]);
+        assert_true(in[k] && out[k]);
+        for (size_t i = 0; i < N; i++)   /* [-4, 2): where crashing.so computes */
+            in[k][i] = float_bits((float)test_rng_between(&rng, -4.0, 2.0));
+    }
+    p = open_plugin("good.so", "good_gelu_f32", f32, NULL);
+    assert_true(ga_plugin_runs_many(ga_plugin_impl(p)));
+    assert_true(ga_plugin_run_many(ga_plugin_impl(p), f32, (const ga_bits *const *)in, out, n,
+                                   B, status, failure));   /* in one round trip */
+    for (size_t k = 0; k < B; k++) {
+        assert_int_equal(status[k], 0);
+        direct_f32("good.so", "good_gelu_f32", in[k], ref, n[k]);
+        assert_memory_equal(out[k], ref, n[k] * sizeof *ref);
+    }
+    ga_plugin_close(p);
+
+    /* Batch 4 crashes at its input 123, batch 0 at 5 and 6. */
+    in[4][123] = float_bits(2.5f);
+    in[0][5] = float_bits(2.25f);
+    in[0][6] = float_bits(2.75f);
+    p = open_plugin("crashing.so", "crashing_gelu_f32", f32, NULL);
+    assert_false(ga_plugin_run_many(ga_plugin_impl(p), f32, (const ga_bits *const *)in, out, n,
+                                    B, status, failure));   /* again one by one */
+    for (size_t k = 0; k < B; k++) {
+        if (k == 0 || k == 4) {
+            assert_int_equal(status[k], -1);
+            assert_contains(failure[k].what, "killed by signal 11 (Segmentation fault)");
+            assert_int_equal(failure[k].first, k == 0 ? 5 : 123);
+            assert_int_equal(failure[k].last, k == 0 ? 6 : 123);
+            continue;
+        }
+        assert_int_equal(status[k], 0);
+        direct_f32("good.so", "good_gelu_f32", in[k], ref, n[k]);
+        assert_memory_equal(out[k], ref, n[k] * sizeof *ref);
+    }
+    ga_plugin_close(p);
+
+    /* A kernel whose outputs depend on their position: caught in the
+     * batch of 4096, as run() catches it (test_position_check). */
+    p = open_plugin("position.so", "position_gelu_f32", f32, NULL);
+    assert_false(ga_plugin_run_many(ga_plugin_impl(p), f32, (const ga_bits *const *)in, out, n,
+                                    B, status, failure));
+    assert_int_equal(status[3], -1);
+    assert_contains(failure[3].what, "depends on its position in the batch");
+    ga_plugin_close(p);
+    assert_no_children();
+    assert_int_equal(count_fds(), fds);
+    for (size_t k = 0; k < B; k++) {
+        free(in[k]);
+        free(out[k]);
+    }
+    free(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -905,6 +981,7 @@ int main(void)
         cmocka_unit_test(test_parse_timeout),
         cmocka_unit_test(test_guard_pages),
         cmocka_unit_test(test_position_check),
+        cmocka_unit_test(test_run_many),
         cmocka_unit_test(test_stdio_contained),
     };
     return cmocka_run_group_tests_name("plugin", tests, setup, NULL);
