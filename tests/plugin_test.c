@@ -38,7 +38,10 @@
 
 #include "formats/format.h"
 #include "isolation/bisect.h"
+#include "impls/impl.h"
 #include "isolation/plugin.h"
+#include "sweep/domain.h"
+#include "sweep/sweep.h"
 #include "test_random.h"
 
 static const struct ga_format *f32, *bf16;
@@ -963,6 +966,57 @@ static void test_run_many(void **state)
     free(ref);
 }
 
+/* A sweep with worker kernels takes 16 chunks per round trip, and runs a
+ * kernel measured against both references once per chunk: each measurement
+ * must come out as a sweep of it alone, chunk by chunk (a failure cap that
+ * never stops it keeps the sweep to one chunk at a time), failures
+ * included.  The domain has 256 chunks; crashing.so fails in [2, 3). */
+static void test_sweep_groups(void **state)
+{
+    enum { M = 5 };
+    struct ga_plugin *good, *crashing;
+    struct ga_measurement m[M];
+    struct ga_domain d;
+    char err[256];
+    ga_bits where;
+    struct ga_sweep_options grouped = { .oracle = GA_ORACLE_FAST, .threads = 2 };
+    struct ga_sweep_options alone = { .oracle = GA_ORACLE_FAST, .threads = 1,
+                                      .max_failures = (uint64_t)1 << 40 };
+
+    (void)state;
+    need_plugins();
+    good = open_plugin("good.so", "good_gelu_f32", f32, NULL);
+    crashing = open_plugin("crashing.so", "crashing_gelu_f32", f32, NULL);
+    assert_int_equal(ga_domain_parse(&d, "stride:4096", f32, err, sizeof err), 0);
+    m[0] = (struct ga_measurement){ .impl = ga_plugin_impl(good), .reference = GA_GELU };
+    m[1] = (struct ga_measurement){ .impl = ga_plugin_impl(good), .reference = GA_GELU_TANH };
+    m[2] = (struct ga_measurement){ .impl = ga_plugin_impl(crashing), .reference = GA_GELU };
+    m[3] = (struct ga_measurement){ .impl = ga_catalogue_find("tanh"), .reference = GA_GELU };
+    m[4] = (struct ga_measurement){ .impl = ga_catalogue_find("tanh"),
+                                    .reference = GA_GELU_TANH };
+    assert_int_equal(ga_sweep_run(f32, &d, m, M, &grouped, &where), GA_SWEEP_OK);
+    assert_true(m[2].failed && m[2].failed_batches > 0);
+    for (size_t j = 0; j < M; j++) {
+        struct ga_measurement one = { .impl = m[j].impl, .reference = m[j].reference };
+        assert_int_equal(ga_sweep_run(f32, &d, &one, 1, &alone, &where), GA_SWEEP_OK);
+        assert_int_equal(m[j].stats->extent_min, one.stats->extent_min);
+        assert_int_equal(m[j].stats->extent_max, one.stats->extent_max);
+        assert_memory_equal(m[j].stats->region, one.stats->region, sizeof one.stats->region);
+        assert_int_equal(m[j].failed, one.failed);
+        assert_int_equal(m[j].failed_inputs, one.failed_inputs);
+        assert_int_equal(m[j].failed_batches, one.failed_batches);
+        assert_int_equal(m[j].failure_count, one.failure_count);
+        assert_memory_equal(m[j].failures, one.failures,
+                            one.failure_count * sizeof one.failures[0]);
+        ga_measurement_clear(&one);
+        ga_measurement_clear(&m[j]);
+    }
+    ga_domain_free(&d);
+    ga_plugin_close(good);
+    ga_plugin_close(crashing);
+    assert_no_children();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -982,6 +1036,7 @@ int main(void)
         cmocka_unit_test(test_guard_pages),
         cmocka_unit_test(test_position_check),
         cmocka_unit_test(test_run_many),
+        cmocka_unit_test(test_sweep_groups),
         cmocka_unit_test(test_stdio_contained),
     };
     return cmocka_run_group_tests_name("plugin", tests, setup, NULL);

@@ -435,6 +435,8 @@ static int compare_sample(const struct ga_plugin *p, const struct position_sampl
 static int check_encodings(const struct ga_plugin *p, const ga_bits *in, const ga_bits *out,
                            size_t start, size_t m, struct ga_run_failure *failure)
 {
+    if (p->format->bits == 8 * ga_storage_bytes(p->format))
+        return 0;  /* read from whole elements: every output is an encoding */
     for (size_t i = start; i < start + m; i++) {
         char hx[GA_BITS_TEXT_LEN];
         if (ga_fits(p->format, out[i]))

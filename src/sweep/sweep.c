@@ -16,6 +16,7 @@
 /* Per-thread working memory for one chunk. */
 struct chunk_buffers {
     ga_bits x[GA_SWEEP_CHUNK];
+    const ga_bits *inputs;              /* x, or the chunk's in its group */
     struct ga_truth truth[GA_FUNCTION_COUNT][GA_SWEEP_CHUNK];
     struct ga_stats_extent extent;      /* of x: the same for every measurement */
 };
@@ -46,6 +47,7 @@ enum chunk_state { CHUNK_SKIPPED, CHUNK_PENDING, CHUNK_MEASURED, CHUNK_FAILED };
 struct chunk_output {
     enum chunk_state state;
     ga_bits y[GA_SWEEP_CHUNK];
+    const ga_bits *outputs;             /* y, or the chunk's in its group */
     struct ga_run_failure failure;
 };
 
@@ -58,6 +60,10 @@ struct sweep_ctx {
     const struct ga_sweep_options *o;
     bool needs[GA_FUNCTION_COUNT];
     uint64_t group;                     /* chunks a thread takes at once */
+    /* per measurement: the first one with the same implementation, whose
+     * outputs it takes (a tanh form measured against both references runs
+     * once per chunk) */
+    size_t *runs_as;
     struct ga_failure_cap *cap;         /* NULL: no cap */
     uint64_t first_chunk;               /* the cap counts chunks from it */
     int status;
@@ -160,23 +166,22 @@ static bool chunk_inputs(struct sweep_ctx *s, struct chunk_buffers *buf,
 {
     bool ok = true;
 
-    if (grouped)
-        memcpy(buf->x, grouped, n * sizeof buf->x[0]);
-    else if (ga_domain_fill(s->d, start, n, buf->x) != 0) {
+    buf->inputs = grouped ? grouped : buf->x;
+    if (!grouped && ga_domain_fill(s->d, start, n, buf->x) != 0) {
         #pragma omp atomic write
         s->status = GA_SWEEP_READ_FAILED;
         return false;
     }
     for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
         bool mismatch = false;
-        long bad = s->needs[fn] ? chunk_truths(s->o->oracle, fn, s->f, buf->x, buf->truth[fn], n,
+        long bad = s->needs[fn] ? chunk_truths(s->o->oracle, fn, s->f, buf->inputs, buf->truth[fn], n,
                                                &mismatch) : -1;
         if (bad >= 0) {
             ok = false;
             #pragma omp critical(ga_sweep_undecided)
             if (start + (uint64_t)bad < s->undecided_at) {
                 s->undecided_at = start + (uint64_t)bad;
-                *s->undecided_input = buf->x[bad];
+                *s->undecided_input = buf->inputs[bad];
                 s->status = mismatch ? GA_SWEEP_ORACLES_DISAGREE : GA_SWEEP_UNDECIDED;
             }
         }
@@ -192,14 +197,24 @@ static void chunk_outputs(struct sweep_ctx *s, struct thread_state *t, size_t j,
     struct chunk_output *out = &t->out[j];
     const struct group_outputs *g = t->group_in && t->group_in->filled ? t->group_out[j] : NULL;
 
-    if (g) {
+    const struct chunk_output *twin = s->runs_as[j] != j ? &t->out[s->runs_as[j]] : NULL;
+
+    out->outputs = out->y;
+    if (twin && (twin->state == CHUNK_MEASURED || twin->state == CHUNK_FAILED)) {
+        out->outputs = twin->outputs;
+        if (twin->state == CHUNK_FAILED)
+            out->failure = twin->failure;
+        out->state = twin->state;
+        t->failed[j] = twin->state == CHUNK_FAILED;
+    } else if (g) {
         bool failed = g->status[in_group] != 0;
-        memcpy(out->y, g->y[in_group], n * sizeof out->y[0]);
-        out->failure = g->failure[in_group];
+        out->outputs = g->y[in_group];
+        if (failed)
+            out->failure = g->failure[in_group];
         out->state = failed ? CHUNK_FAILED : CHUNK_MEASURED;
         t->failed[j] = failed;
     } else if (m->impl) {
-        bool failed = m->impl->run(m->impl, s->f, t->buf->x, out->y, n, &out->failure) != 0;
+        bool failed = m->impl->run(m->impl, s->f, t->buf->inputs, out->y, n, &out->failure) != 0;
         out->state = failed ? CHUNK_FAILED : CHUNK_MEASURED;
         t->failed[j] = failed;
     } else if (m->outputs.read(m->outputs.ctx, start, n, out->y) != 0) {
@@ -222,14 +237,15 @@ static void chunk_account(struct sweep_ctx *s, struct thread_state *t, size_t j,
     if (out->state == CHUNK_FAILED) {
         record_failure(&s->m[j], start, n, &out->failure);
     } else if (out->state == CHUNK_MEASURED) {
-        if (ga_stats_add_batch_in(t->stats[j], t->buf->x, out->y, truth, n, &t->buf->extent)
+        if (ga_stats_add_batch_in(t->stats[j], t->buf->inputs, out->outputs, truth, n,
+                                  &t->buf->extent)
             != 0) {
             #pragma omp atomic write
             s->status = GA_SWEEP_TOO_LARGE;  /* not reached below the size limit */
             return;
         }
         if (t->profile[j])
-            ga_profile_add_batch(t->profile[j], t->buf->x, out->y, truth, n);
+            ga_profile_add_batch(t->profile[j], t->buf->inputs, out->outputs, truth, n);
     }
 }
 
@@ -261,7 +277,7 @@ static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, ui
         for (size_t j = 0; j < s->count; j++)
             t->out[j].state = CHUNK_SKIPPED;
     else if (any)
-        ga_stats_batch_extent(t->stats[0], t->buf->x, n, &t->buf->extent);
+        ga_stats_batch_extent(t->stats[0], t->buf->inputs, n, &t->buf->extent);
     for (size_t j = 0; j < s->count; j++) {
         if (t->out[j].state != CHUNK_PENDING)
             continue;
@@ -304,7 +320,7 @@ static void group_prepare(struct sweep_ctx *s, struct thread_state *t, uint64_t 
     g->filled = true;
     for (size_t j = 0; j < s->count; j++) {
         struct group_outputs *o = t->group_out[j];
-        if (!o)
+        if (!o || s->runs_as[j] != j)
             continue;
         for (size_t i = 0; i < chunks; i++)
             out[i] = o->y[i];
@@ -336,7 +352,7 @@ static bool thread_state_init(struct thread_state *t, const struct sweep_ctx *s)
         return false;
     t->group_in->filled = false;
     for (size_t j = 0; j < count; j++)
-        if (s->m[j].impl && ga_plugin_runs_many(s->m[j].impl)
+        if (s->m[j].impl && ga_plugin_runs_many(s->m[j].impl) && s->runs_as[j] == j
             && !(t->group_out[j] = malloc(sizeof *t->group_out[j])))
             return false;
     return true;
@@ -391,8 +407,18 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
         if (!m[j].stats || (m[j].want_profile && !m[j].profile))
             return GA_SWEEP_NO_MEMORY;
     }
-    if (o->max_failures > 0 && !(s.cap = ga_failure_cap_new(chunks, count, o->max_failures)))
+    if (!(s.runs_as = malloc((count + 1) * sizeof *s.runs_as)))
         return GA_SWEEP_NO_MEMORY;
+    for (size_t j = 0; j < count; j++) {
+        s.runs_as[j] = j;
+        for (size_t k = 0; k < j && m[j].impl && s.runs_as[j] == j; k++)
+            if (m[k].impl == m[j].impl)
+                s.runs_as[j] = k;
+    }
+    if (o->max_failures > 0 && !(s.cap = ga_failure_cap_new(chunks, count, o->max_failures))) {
+        free(s.runs_as);
+        return GA_SWEEP_NO_MEMORY;
+    }
     s.group = 1;
     for (size_t j = 0; j < count && !s.cap; j++)
         if (m[j].impl && ga_plugin_runs_many(m[j].impl))
@@ -449,6 +475,7 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
         thread_state_free(&t, count);
     }
     ga_failure_cap_free(s.cap);
+    free(s.runs_as);
     if (o->progress && s.status == GA_SWEEP_OK)
         o->progress(o->progress_ctx, total, total);
     return s.status;
