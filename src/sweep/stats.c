@@ -130,26 +130,16 @@ void ga_stats_widen_extent(struct ga_stats *s, const ga_bits *x, size_t n)
     s->extent_max = e.hi > s->extent_max ? e.hi : s->extent_max;
 }
 
-/* NaN inputs take the key of a number of the batch, which changes neither
- * side, so that the loop has no test but the one that picks the key. */
 void ga_stats_batch_extent(const struct ga_stats *s, const ga_bits *x, size_t n,
                            struct ga_stats_extent *e)
 {
     const ga_bits sign_mask = s->bounds.sign_mask, nan = s->bounds.nan;
-    size_t first = 0;
-    int64_t lo, hi;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
 
-    while (first < n && (x[first] & ~sign_mask) >= nan)
-        first++;
-    if (first == n) {
-        e->lo = INT64_MAX;
-        e->hi = INT64_MIN;
-        return;
-    }
-    lo = hi = value_key(x[first], sign_mask);
-    for (size_t i = first + 1; i < n; i++) {
-        int64_t key = (x[i] & ~sign_mask) >= nan ? lo : value_key(x[i], sign_mask);
+    for (size_t i = 0; i < n; i++) {
+        int64_t key = (x[i] & ~sign_mask) >= nan ? lo : value_key(x[i], sign_mask);  /* NaN: none */
         lo = key < lo ? key : lo;
+        key = (x[i] & ~sign_mask) >= nan ? hi : value_key(x[i], sign_mask);
         hi = key > hi ? key : hi;
     }
     e->lo = lo;

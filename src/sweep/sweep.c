@@ -18,7 +18,7 @@ struct chunk_buffers {
     ga_bits x[GA_SWEEP_CHUNK];
     const ga_bits *inputs;              /* x, or the chunk's in its group */
     struct ga_truth truth[GA_FUNCTION_COUNT][GA_SWEEP_CHUNK];
-    struct ga_stats_extent extent;      /* of x: the same for every measurement */
+    struct ga_stats_extent extent;      /* of the inputs: the same for every measurement */
 };
 
 /* Chunks a thread takes at once when some kernel runs in worker processes:
@@ -174,8 +174,8 @@ static bool chunk_inputs(struct sweep_ctx *s, struct chunk_buffers *buf,
     }
     for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
         bool mismatch = false;
-        long bad = s->needs[fn] ? chunk_truths(s->o->oracle, fn, s->f, buf->inputs, buf->truth[fn], n,
-                                               &mismatch) : -1;
+        long bad = s->needs[fn] ? chunk_truths(s->o->oracle, fn, s->f, buf->inputs,
+                                               buf->truth[fn], n, &mismatch) : -1;
         if (bad >= 0) {
             ok = false;
             #pragma omp critical(ga_sweep_undecided)
@@ -196,7 +196,6 @@ static void chunk_outputs(struct sweep_ctx *s, struct thread_state *t, size_t j,
     const struct ga_measurement *m = &s->m[j];
     struct chunk_output *out = &t->out[j];
     const struct group_outputs *g = t->group_in && t->group_in->filled ? t->group_out[j] : NULL;
-
     const struct chunk_output *twin = s->runs_as[j] != j ? &t->out[s->runs_as[j]] : NULL;
 
     out->outputs = out->y;
@@ -238,8 +237,7 @@ static void chunk_account(struct sweep_ctx *s, struct thread_state *t, size_t j,
         record_failure(&s->m[j], start, n, &out->failure);
     } else if (out->state == CHUNK_MEASURED) {
         if (ga_stats_add_batch_in(t->stats[j], t->buf->inputs, out->outputs, truth, n,
-                                  &t->buf->extent)
-            != 0) {
+                                  &t->buf->extent) != 0) {
             #pragma omp atomic write
             s->status = GA_SWEEP_TOO_LARGE;  /* not reached below the size limit */
             return;
