@@ -38,7 +38,10 @@
 
 #include "formats/format.h"
 #include "isolation/bisect.h"
+#include "impls/impl.h"
 #include "isolation/plugin.h"
+#include "sweep/domain.h"
+#include "sweep/sweep.h"
 #include "test_random.h"
 
 static const struct ga_format *f32, *bf16;
@@ -887,6 +890,133 @@ static int setup(void **state)
     return 0;
 }
 
+/* Batches in one round trip (ga_plugin_run_many) give what run() gives
+ * each: the outputs of the kernel called directly, and a batch that crashes
+ * or breaks the position contract reported as run() reports it alone, the
+ * batches around it measured. */
+static void test_run_many(void **state)
+{
+    enum { B = 6, N = 4096 };
+    static const size_t sizes[B] = { 17, 0, 1, N, 300, 8 };
+    ga_bits *in[B], *out[B], *ref = malloc(N * sizeof *ref);
+    size_t n[B];
+    int status[B];
+    struct ga_run_failure failure[B];
+    struct ga_plugin *p;
+    struct test_rng rng = test_rng(0x3a7);
+    int fds = count_fds();
+
+    (void)state;
+    need_plugins();
+    assert_non_null(ref);
+    for (size_t k = 0; k < B; k++) {
+        n[k] = sizes[k];
+        in[k] = malloc(N * sizeof *in[k]);
+        out[k] = malloc(N * sizeof *out[k]);
+        assert_true(in[k] && out[k]);
+        for (size_t i = 0; i < N; i++)   /* [-4, 2): where crashing.so computes */
+            in[k][i] = float_bits((float)test_rng_between(&rng, -4.0, 2.0));
+    }
+    p = open_plugin("good.so", "good_gelu_f32", f32, NULL);
+    assert_true(ga_plugin_runs_many(ga_plugin_impl(p)));
+    assert_true(ga_plugin_run_many(ga_plugin_impl(p), f32, (const ga_bits *const *)in, out, n,
+                                   B, status, failure));   /* in one round trip */
+    for (size_t k = 0; k < B; k++) {
+        assert_int_equal(status[k], 0);
+        direct_f32("good.so", "good_gelu_f32", in[k], ref, n[k]);
+        assert_memory_equal(out[k], ref, n[k] * sizeof *ref);
+    }
+    ga_plugin_close(p);
+
+    /* Batch 4 crashes at its input 123, batch 0 at 5 and 6. */
+    in[4][123] = float_bits(2.5f);
+    in[0][5] = float_bits(2.25f);
+    in[0][6] = float_bits(2.75f);
+    p = open_plugin("crashing.so", "crashing_gelu_f32", f32, NULL);
+    assert_false(ga_plugin_run_many(ga_plugin_impl(p), f32, (const ga_bits *const *)in, out, n,
+                                    B, status, failure));   /* again one by one */
+    for (size_t k = 0; k < B; k++) {
+        if (k == 0 || k == 4) {
+            assert_int_equal(status[k], -1);
+            assert_contains(failure[k].what, "killed by signal 11 (Segmentation fault)");
+            assert_int_equal(failure[k].first, k == 0 ? 5 : 123);
+            assert_int_equal(failure[k].last, k == 0 ? 6 : 123);
+            continue;
+        }
+        assert_int_equal(status[k], 0);
+        direct_f32("good.so", "good_gelu_f32", in[k], ref, n[k]);
+        assert_memory_equal(out[k], ref, n[k] * sizeof *ref);
+    }
+    ga_plugin_close(p);
+
+    /* A kernel whose outputs depend on their position: caught in the
+     * batch of 4096, as run() catches it (test_position_check). */
+    p = open_plugin("position.so", "position_gelu_f32", f32, NULL);
+    assert_false(ga_plugin_run_many(ga_plugin_impl(p), f32, (const ga_bits *const *)in, out, n,
+                                    B, status, failure));
+    assert_int_equal(status[3], -1);
+    assert_contains(failure[3].what, "depends on its position in the batch");
+    ga_plugin_close(p);
+    assert_no_children();
+    assert_int_equal(count_fds(), fds);
+    for (size_t k = 0; k < B; k++) {
+        free(in[k]);
+        free(out[k]);
+    }
+    free(ref);
+}
+
+/* A sweep with worker kernels takes 16 chunks per round trip, and runs a
+ * kernel measured against both references once per chunk: each measurement
+ * must come out as a sweep of it alone, chunk by chunk (a failure cap that
+ * never stops it keeps the sweep to one chunk at a time), failures
+ * included.  The domain has 256 chunks; crashing.so fails in [2, 3). */
+static void test_sweep_groups(void **state)
+{
+    enum { M = 5 };
+    struct ga_plugin *good, *crashing;
+    struct ga_measurement m[M];
+    struct ga_domain d;
+    char err[256];
+    ga_bits where;
+    struct ga_sweep_options grouped = { .oracle = GA_ORACLE_FAST, .threads = 2 };
+    struct ga_sweep_options alone = { .oracle = GA_ORACLE_FAST, .threads = 1,
+                                      .max_failures = (uint64_t)1 << 40 };
+
+    (void)state;
+    need_plugins();
+    good = open_plugin("good.so", "good_gelu_f32", f32, NULL);
+    crashing = open_plugin("crashing.so", "crashing_gelu_f32", f32, NULL);
+    assert_int_equal(ga_domain_parse(&d, "stride:4096", f32, err, sizeof err), 0);
+    m[0] = (struct ga_measurement){ .impl = ga_plugin_impl(good), .reference = GA_GELU };
+    m[1] = (struct ga_measurement){ .impl = ga_plugin_impl(good), .reference = GA_GELU_TANH };
+    m[2] = (struct ga_measurement){ .impl = ga_plugin_impl(crashing), .reference = GA_GELU };
+    m[3] = (struct ga_measurement){ .impl = ga_catalogue_find("tanh"), .reference = GA_GELU };
+    m[4] = (struct ga_measurement){ .impl = ga_catalogue_find("tanh"),
+                                    .reference = GA_GELU_TANH };
+    assert_int_equal(ga_sweep_run(f32, &d, m, M, &grouped, &where), GA_SWEEP_OK);
+    assert_true(m[2].failed && m[2].failed_batches > 0);
+    for (size_t j = 0; j < M; j++) {
+        struct ga_measurement one = { .impl = m[j].impl, .reference = m[j].reference };
+        assert_int_equal(ga_sweep_run(f32, &d, &one, 1, &alone, &where), GA_SWEEP_OK);
+        assert_int_equal(m[j].stats->extent_min, one.stats->extent_min);
+        assert_int_equal(m[j].stats->extent_max, one.stats->extent_max);
+        assert_memory_equal(m[j].stats->region, one.stats->region, sizeof one.stats->region);
+        assert_int_equal(m[j].failed, one.failed);
+        assert_int_equal(m[j].failed_inputs, one.failed_inputs);
+        assert_int_equal(m[j].failed_batches, one.failed_batches);
+        assert_int_equal(m[j].failure_count, one.failure_count);
+        assert_memory_equal(m[j].failures, one.failures,
+                            one.failure_count * sizeof one.failures[0]);
+        ga_measurement_clear(&one);
+        ga_measurement_clear(&m[j]);
+    }
+    ga_domain_free(&d);
+    ga_plugin_close(good);
+    ga_plugin_close(crashing);
+    assert_no_children();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -905,6 +1035,8 @@ int main(void)
         cmocka_unit_test(test_parse_timeout),
         cmocka_unit_test(test_guard_pages),
         cmocka_unit_test(test_position_check),
+        cmocka_unit_test(test_run_many),
+        cmocka_unit_test(test_sweep_groups),
         cmocka_unit_test(test_stdio_contained),
     };
     return cmocka_run_group_tests_name("plugin", tests, setup, NULL);

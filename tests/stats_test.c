@@ -938,6 +938,77 @@ static void test_refine(void **state)
     ga_stats_free(s);
 }
 
+/* The extent of a batch (the least and the greatest input that is not NaN)
+ * against the inputs' values: random encodings, with +-0, +-inf and NaNs
+ * of both signs mixed in, and batches of NaNs alone or of one sign alone. */
+static int64_t extent_key(const struct ga_format *f, ga_bits x)
+{
+    ga_bits sign = (ga_bits)1 << (f->bits - 1), mag = x & ~sign;
+    return (x & sign) ? -(int64_t)mag - 1 : (int64_t)mag;
+}
+
+/* a before b in value order, -0 before +0 */
+static bool value_before(const struct ga_format *f, ga_bits a, ga_bits b)
+{
+    double va = ga_decode(f, a), vb = ga_decode(f, b);
+    return va < vb || (va == vb && signbit(va) && !signbit(vb));
+}
+
+static void test_batch_extent(void **state)
+{
+    static const struct { enum ga_format_id id; ga_bits inf; } formats[] = {
+        { GA_FLOAT16, 0x7c00 }, { GA_BFLOAT16, 0x7f80 }, { GA_FLOAT32, 0x7f800000 },
+        { GA_FLOAT64, 0x7ff0000000000000 },
+    };
+    enum { N = 300 };
+    (void)state;
+    stream = test_rng(0);
+    for (size_t k = 0; k < sizeof formats / sizeof formats[0]; k++) {
+        const struct ga_format *f = ga_format_get(formats[k].id);
+        ga_bits sign = (ga_bits)1 << (f->bits - 1);
+        ga_bits all = f->bits == 64 ? UINT64_MAX : ((ga_bits)1 << f->bits) - 1;
+        ga_bits inf = formats[k].inf, special[] = { 0, sign, inf, inf | sign, inf + 1,
+                                                      all, sign | 1, 1, all >> 1 };
+        struct ga_stats *s = ga_stats_new(f);
+        assert_non_null(s);
+        for (int round = 0; round < 200; round++) {
+            ga_bits x[N];
+            size_t n = 1 + rng() % N;
+            int kind = round % 4;   /* mixed, positive only, negative only, NaN only */
+            bool any = false;
+            ga_bits lo = 0, hi = 0;
+            struct ga_stats_extent e;
+
+            for (size_t i = 0; i < n; i++) {
+                x[i] = rng() % 5 == 0 ? special[rng() % (sizeof special / sizeof special[0])]
+                                      : rng() & all;
+                if (kind == 1)
+                    x[i] &= ~sign;
+                else if (kind == 2)
+                    x[i] |= sign;
+                else if (kind == 3)
+                    x[i] = (inf + 1 + rng() % 64) | (rng() & 1 ? sign : 0);
+                if (isnan(ga_decode(f, x[i])))
+                    continue;
+                if (!any || value_before(f, x[i], lo))
+                    lo = x[i];
+                if (!any || value_before(f, hi, x[i]))
+                    hi = x[i];
+                any = true;
+            }
+            ga_stats_batch_extent(s, x, n, &e);
+            if (!any) {
+                assert_true(e.lo > e.hi);
+                continue;
+            }
+            assert_true(kind != 3);
+            assert_int_equal(e.lo, extent_key(f, lo));
+            assert_int_equal(e.hi, extent_key(f, hi));
+        }
+        ga_stats_free(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -954,6 +1025,7 @@ int main(void)
         cmocka_unit_test(test_merge_and_order),
         cmocka_unit_test(test_batch_shortcuts),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_batch_extent),
         cmocka_unit_test(test_refine),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -186,26 +186,34 @@ static const char *input_text(const struct ga_plugin *p, ga_bits in,
     return buf;
 }
 
-static void get_outputs(const struct ga_plugin *p, const struct ga_worker *w, size_t total,
-                        size_t at, ga_bits *out, size_t count)
+/* Elements [at, at + count) of a worker array of the kernel's element type
+ * as encodings. */
+static void get_array(const struct ga_plugin *p, const void *array, size_t at, ga_bits *out,
+                      size_t count)
 {
     if (p->format->bits == 64) {
-        const uint64_t *src = (const uint64_t *)ga_worker_out(w, total) + at;
+        const uint64_t *src = (const uint64_t *)array + at;
         for (size_t i = 0; i < count; i++)
             out[i] = src[i];
     } else if (p->format->bits == 32) {
-        const uint32_t *src = (const uint32_t *)ga_worker_out(w, total) + at;
+        const uint32_t *src = (const uint32_t *)array + at;
         for (size_t i = 0; i < count; i++)
             out[i] = src[i];
     } else if (ga_storage_bytes(p->format) == 2) {
-        const uint16_t *src = (const uint16_t *)ga_worker_out(w, total) + at;
+        const uint16_t *src = (const uint16_t *)array + at;
         for (size_t i = 0; i < count; i++)
             out[i] = src[i];
     } else {
-        const uint8_t *src = (const uint8_t *)ga_worker_out(w, total) + at;
+        const uint8_t *src = (const uint8_t *)array + at;
         for (size_t i = 0; i < count; i++)
             out[i] = src[i];
     }
+}
+
+static void get_outputs(const struct ga_plugin *p, const struct ga_worker *w, size_t total,
+                        size_t at, ga_bits *out, size_t count)
+{
+    get_array(p, ga_worker_out(w, total), at, out, count);
 }
 
 /* Narrowing: each probe runs a sub-range in a worker, starting a fresh one
@@ -427,6 +435,8 @@ static int compare_sample(const struct ga_plugin *p, const struct position_sampl
 static int check_encodings(const struct ga_plugin *p, const ga_bits *in, const ga_bits *out,
                            size_t start, size_t m, struct ga_run_failure *failure)
 {
+    if (p->format->bits == 8 * ga_storage_bytes(p->format))
+        return 0;  /* read from whole elements: every output is an encoding */
     for (size_t i = start; i < start + m; i++) {
         char hx[GA_BITS_TEXT_LEN];
         if (ga_fits(p->format, out[i]))
@@ -526,6 +536,108 @@ static int plugin_run(const struct ga_impl *impl, const struct ga_format *f,
     }
     give_worker(p, w);
     return 0;
+}
+
+/* Where plugin_run_many stages a batch's calls: its own (the batch and its
+ * position sample) and, when check_alone picks it, the last input alone. */
+struct staged_batch {
+    struct position_sample ps;
+    size_t at, total;           /* the first call: its first staged element, its size */
+    bool alone;                 /* a call of one element follows */
+};
+
+/* Stage every call plugin_run would make for the batches, in its order;
+ * false when they do not fit in one staged round trip. */
+static bool stage_batches(struct ga_plugin *p, struct ga_worker *w, const ga_bits *const *in,
+                          const size_t *n, size_t count, struct staged_batch *sb, size_t *calls)
+{
+    uint64_t *counts = ga_worker_stage_counts(w);
+    size_t at = 0;
+
+    *calls = 0;
+    for (size_t k = 0; k < count; k++) {
+        struct staged_batch *b = &sb[k];
+        b->ps.count = 0;
+        if (n[k] == 0)
+            continue;
+        if (n[k] > p->opt.max_call)
+            return false;
+        if (p->opt.check_position)
+            position_sample(&b->ps, in[k], n[k]);
+        b->alone = p->opt.check_position && b->ps.count >= 2
+                   && (uint32_t)(in[k][0] * 0x9e3779b9u) >> 28 == 0;
+        b->at = at;
+        b->total = n[k] + b->ps.count;
+        if (*calls + 2 > GA_WORKER_MAX_CALLS || at + b->total + 1 > w->stage_capacity)
+            return false;
+        put_array(p, ga_worker_stage_in(w), at, in[k], n[k], 0);
+        put_array(p, ga_worker_stage_in(w), at + n[k], b->ps.x, b->ps.count, 0);
+        counts[(*calls)++] = b->total;
+        at += b->total;
+        if (b->alone) {
+            put_array(p, ga_worker_stage_in(w), at, b->ps.x, 1, 0);
+            counts[(*calls)++] = 1;
+            at++;
+        }
+    }
+    return true;
+}
+
+/* The staged outputs of batch k, checked as plugin_run checks them; false
+ * at the first check that fails. */
+static bool take_batch(struct ga_plugin *p, struct ga_worker *w, struct staged_batch *b,
+                       const ga_bits *in, ga_bits *out, size_t n)
+{
+    struct ga_run_failure scratch;
+    const void *staged = ga_worker_stage_out(w);
+
+    get_array(p, staged, b->at, out, n);
+    get_array(p, staged, b->at + n, b->ps.y, b->ps.count);
+    if (check_encodings(p, in, out, 0, n, &scratch) != 0
+        || (b->ps.count && compare_sample(p, &b->ps, in, out, n, b->ps.count, n, b->total,
+                                          &scratch) != 0))
+        return false;
+    if (!b->alone)
+        return true;
+    get_array(p, staged, b->at + b->total, b->ps.y, 1);
+    return compare_sample(p, &b->ps, in, out, n, 1, 0, 1, &scratch) == 0;
+}
+
+/* Every batch's calls in one round trip.  When anything fails (the worker,
+ * a check), the batches run again one by one through plugin_run, so that
+ * failures are found, narrowed and worded exactly as there. */
+bool ga_plugin_runs_many(const struct ga_impl *impl)
+{
+    return impl->run == plugin_run && !((const struct ga_plugin *)impl->data)->backward;
+}
+
+bool ga_plugin_run_many(const struct ga_impl *impl, const struct ga_format *f,
+                        const ga_bits *const *in, ga_bits *const *out, const size_t *n,
+                        size_t count, int *status, struct ga_run_failure *failure)
+{
+    struct ga_plugin *p = (struct ga_plugin *)impl->data;
+    struct staged_batch *sb = f == p->format && count > 1 ? malloc(count * sizeof *sb) : NULL;
+    struct ga_worker *w = sb ? take_worker(p, failure[0].what, sizeof failure[0].what) : NULL;
+    bool ok = w != NULL;
+    size_t calls = 0;
+
+    ok = ok && stage_batches(p, w, in, n, count, sb, &calls);
+    if (ok && calls > 0 && ga_worker_call_staged(w, calls, p->opt.timeout_s, failure[0].what,
+                                                 sizeof failure[0].what) != GA_WORKER_OK) {
+        ga_worker_stop(w);
+        w = NULL;
+        ok = false;
+    }
+    for (size_t k = 0; ok && k < count; k++) {
+        failure[k].span_count = 0;
+        status[k] = 0;
+        ok = n[k] == 0 || take_batch(p, w, &sb[k], in[k], out[k], n[k]);
+    }
+    give_worker(p, w);
+    free(sb);
+    for (size_t k = 0; !ok && k < count; k++)
+        status[k] = plugin_run(impl, f, in[k], out[k], n[k], &failure[k]);
+    return ok;
 }
 
 /* Calling a variable would crash in the worker, which reads as a kernel

@@ -113,6 +113,19 @@ int ga_plugin_run_backward(struct ga_plugin *p, const ga_bits *dy, const ga_bits
  * A backward plugin's run() takes pairs (ga_plugin_pair). */
 const struct ga_impl *ga_plugin_impl(const struct ga_plugin *p);
 
+/* Whether impl is a forward plugin's (or a copy of one: real/real.h), for
+ * ga_plugin_run_many. */
+bool ga_plugin_runs_many(const struct ga_impl *impl);
+/* impl->run on batches k < count, in[k][0..n[k]) into out[k]: status[k]
+ * and failure[k] are what that call returns and fills, and the kernel sees
+ * the same calls, in the same order, in one worker round trip (most of
+ * what a call of a few thousand elements costs besides the kernel).  When
+ * anything fails there, the batches run again one by one, through run(),
+ * so that failures read as run() words them; returns false then. */
+bool ga_plugin_run_many(const struct ga_impl *impl, const struct ga_format *f,
+                        const ga_bits *const *in, ga_bits *const *out, const size_t *n,
+                        size_t count, int *status, struct ga_run_failure *failure);
+
 /* Whether the library declares the kernel's format (checked by
  * ga_plugin_open); without it, a kernel of the wrong format can only be
  * caught by its faults. */

@@ -30,6 +30,7 @@
 struct request {
     uint64_t count;
     uint64_t alarm_s;
+    uint64_t calls;             /* 0: one call on the arrays; else calls staged (call_many) */
 };
 
 /* The first page of the mapping: where the child notes a guard page it
@@ -155,6 +156,50 @@ static void contain_stdio(void)
     on_exit(exit_at_once, NULL);
 }
 
+/* One call of the kernel on the last count elements of the arrays. */
+static void run_kernel(ga_any_kernel *kernel, const struct ga_worker *w, size_t count)
+{
+    if (w->dy_end != NULL && w->element_size == 4)
+        ((gelu_acc_backward_kernel_f32 *)kernel)(ga_worker_dy(w, count), ga_worker_in(w, count),
+                                                 ga_worker_out(w, count), count);
+    else if (w->dy_end != NULL)
+        ((gelu_acc_backward_kernel_f16 *)kernel)(ga_worker_dy(w, count), ga_worker_in(w, count),
+                                                 ga_worker_out(w, count), count);
+    else if (w->element_size == 8)
+        ((gelu_acc_kernel_f64 *)kernel)(ga_worker_in(w, count), ga_worker_out(w, count), count);
+    else if (w->element_size == 4)
+        ((gelu_acc_kernel_f32 *)kernel)(ga_worker_in(w, count), ga_worker_out(w, count), count);
+    else if (w->element_size == 2)
+        ((gelu_acc_kernel_f16 *)kernel)(ga_worker_in(w, count), ga_worker_out(w, count), count);
+    else
+        ((gelu_acc_kernel_f8e4m3fn *)kernel)(ga_worker_in(w, count), ga_worker_out(w, count),
+                                             count);
+}
+
+/* The calls of a staged request, each as a request of its own would run it:
+ * its inputs copied to the end of the input array, its own alarm, its
+ * outputs copied back.  false for a request that does not fit. */
+static bool run_staged(ga_any_kernel *kernel, const struct ga_worker *w, const struct request *rq)
+{
+    const uint64_t *counts = ga_worker_stage_counts(w);
+    size_t at = 0, es = w->element_size;
+
+    if (rq->calls > GA_WORKER_MAX_CALLS || w->dy_end != NULL)
+        return false;
+    for (size_t k = 0; k < rq->calls; k++) {
+        size_t count = (size_t)counts[k];
+        if (count > w->capacity || count > w->stage_capacity - at)
+            return false;
+        memcpy(ga_worker_in(w, count), (char *)ga_worker_stage_in(w) + at * es, count * es);
+        alarm((unsigned)rq->alarm_s);
+        run_kernel(kernel, w, count);
+        alarm(0);
+        memcpy((char *)ga_worker_stage_out(w) + at * es, ga_worker_out(w, count), count * es);
+        at += count;
+    }
+    return at == rq->count;
+}
+
 /* Only async-signal-safe calls from here on, besides the kernel and stdio
  * on stdout (no other thread of ours writes to stdout during a sweep): we
  * are a fork of a possibly multi-threaded process. */
@@ -182,29 +227,14 @@ static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *
             continue;
         if (got == 0)
             _exit(0);             /* the caller closed its end: done */
-        if (got != (ssize_t)sizeof rq || rq.count > w->capacity)
+        if (got != (ssize_t)sizeof rq || (rq.calls == 0 && rq.count > w->capacity))
             _exit(2);
-        alarm((unsigned)rq.alarm_s);
-        if (w->dy_end != NULL && w->element_size == 4)
-            ((gelu_acc_backward_kernel_f32 *)kernel)(ga_worker_dy(w, rq.count),
-                                                     ga_worker_in(w, rq.count),
-                                                     ga_worker_out(w, rq.count), (size_t)rq.count);
-        else if (w->dy_end != NULL)
-            ((gelu_acc_backward_kernel_f16 *)kernel)(ga_worker_dy(w, rq.count),
-                                                     ga_worker_in(w, rq.count),
-                                                     ga_worker_out(w, rq.count), (size_t)rq.count);
-        else if (w->element_size == 8)
-            ((gelu_acc_kernel_f64 *)kernel)(ga_worker_in(w, rq.count),
-                                            ga_worker_out(w, rq.count), (size_t)rq.count);
-        else if (w->element_size == 4)
-            ((gelu_acc_kernel_f32 *)kernel)(ga_worker_in(w, rq.count),
-                                            ga_worker_out(w, rq.count), (size_t)rq.count);
-        else if (w->element_size == 2)
-            ((gelu_acc_kernel_f16 *)kernel)(ga_worker_in(w, rq.count),
-                                            ga_worker_out(w, rq.count), (size_t)rq.count);
-        else
-            ((gelu_acc_kernel_f8e4m3fn *)kernel)(ga_worker_in(w, rq.count),
-                                                 ga_worker_out(w, rq.count), (size_t)rq.count);
+        if (rq.calls == 0) {
+            alarm((unsigned)rq.alarm_s);
+            run_kernel(kernel, w, (size_t)rq.count);
+        } else if (!run_staged(kernel, w, &rq)) {
+            _exit(2);
+        }
         alarm(0);
         if (send(sock, &rq, sizeof rq, MSG_NOSIGNAL) != (ssize_t)sizeof rq)
             _exit(3);
@@ -226,9 +256,13 @@ struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
     w->sock = -1;
     w->capacity = capacity;
     w->element_size = element_size;
-    /* note | guard | [dy area | guard |] in area | guard | out area | guard */
+    /* note | guard | [dy area | guard |] in area | guard | out area | guard
+     * [| staged inputs | staged outputs | staged counts]: a forward kernel's
+     * staging holds GA_WORKER_STAGED_CALLS calls of every size */
     area = (capacity * element_size + page - 1) / page * page;
-    w->map_size = 4 * page + 2 * area + (backward ? page + area : 0);
+    w->stage_capacity = backward ? 0 : GA_WORKER_STAGED_CALLS * capacity;
+    w->stage_bytes = backward ? 0 : GA_WORKER_STAGED_CALLS * area;
+    w->map_size = 4 * page + 2 * area + (backward ? page + area : 2 * w->stage_bytes + page);
     w->map = mmap(NULL, w->map_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (w->map == MAP_FAILED) {
         snprintf(why, why_size, "mmap of %zu bytes failed: %s", w->map_size, strerror(errno));
@@ -241,6 +275,7 @@ struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
         w->dy_end = map + 2 * page + area;
     w->in_end = (backward ? w->dy_end + page : map + 2 * page) + area;
     w->out_end = w->in_end + page + area;
+    w->stage = backward ? NULL : w->out_end + page;
     if (mprotect((char *)w->map + page, page, PROT_NONE) != 0
         || (w->dy_end != NULL && mprotect(w->dy_end, page, PROT_NONE) != 0)
         || mprotect(w->in_end, page, PROT_NONE) != 0
@@ -365,11 +400,13 @@ static enum ga_worker_result died(const struct ga_worker *w, size_t count, char 
     return GA_WORKER_OUT_OF_BOUNDS;
 }
 
-enum ga_worker_result ga_worker_call(struct ga_worker *w, size_t count, double timeout_s,
-                                     char *what, size_t what_size)
+/* Send rq and wait for its echo, for at most timeout_s; count names the
+ * elements of the array a guard page fault is reported against. */
+static enum ga_worker_result exchange(struct ga_worker *w, struct request rq, size_t count,
+                                      double timeout_s, double call_timeout_s, char *what,
+                                      size_t what_size)
 {
     struct fault_note *note = w->map;
-    struct request rq = { .count = count, .alarm_s = 0 };
     struct request reply;
     double deadline = now_s() + timeout_s;
     ssize_t got, sent;
@@ -380,7 +417,7 @@ enum ga_worker_result ga_worker_call(struct ga_worker *w, size_t count, double t
     }
     note->area = 0;
     /* alarm() takes an unsigned int; a timeout that long means "never". */
-    rq.alarm_s = (uint64_t)fmin(ceil(timeout_s) + ALARM_GRACE_S, 1e9);
+    rq.alarm_s = (uint64_t)fmin(ceil(call_timeout_s) + ALARM_GRACE_S, 1e9);
     do
         sent = send(w->sock, &rq, sizeof rq, MSG_NOSIGNAL);
     while (sent < 0 && errno == EINTR);
@@ -414,7 +451,7 @@ enum ga_worker_result ga_worker_call(struct ga_worker *w, size_t count, double t
     do
         got = recv(w->sock, &reply, sizeof reply, 0);
     while (got < 0 && errno == EINTR);
-    if (got == (ssize_t)sizeof reply && reply.count == rq.count)
+    if (got == (ssize_t)sizeof reply && reply.count == rq.count && reply.calls == rq.calls)
         return GA_WORKER_OK;
     /* EOF (or ECONNRESET): the child is gone; its status says why.  It may
      * still be exiting, so wait for it rather than kill it first. */
@@ -425,6 +462,33 @@ enum ga_worker_result ga_worker_call(struct ga_worker *w, size_t count, double t
     finish(w, true, NULL, 0);
     snprintf(what, what_size, "worker sent a malformed reply");
     return GA_WORKER_ERROR;
+}
+
+enum ga_worker_result ga_worker_call(struct ga_worker *w, size_t count, double timeout_s,
+                                     char *what, size_t what_size)
+{
+    struct request rq = { .count = count, .alarm_s = 0, .calls = 0 };
+    return exchange(w, rq, count, timeout_s, timeout_s, what, what_size);
+}
+
+enum ga_worker_result ga_worker_call_staged(struct ga_worker *w, size_t calls, double timeout_s,
+                                            char *what, size_t what_size)
+{
+    const uint64_t *counts = ga_worker_stage_counts(w);
+    struct request rq = { .count = 0, .alarm_s = 0, .calls = calls };
+
+    if (calls == 0 || calls > GA_WORKER_MAX_CALLS || w->stage == NULL) {
+        snprintf(what, what_size, "no room to stage %zu calls", calls);
+        return GA_WORKER_ERROR;
+    }
+    for (size_t k = 0; k < calls; k++)
+        rq.count += counts[k];
+    if (rq.count > w->stage_capacity) {
+        snprintf(what, what_size, "no room to stage %zu elements", (size_t)rq.count);
+        return GA_WORKER_ERROR;
+    }
+    return exchange(w, rq, counts[calls - 1], timeout_s * (double)calls, timeout_s, what,
+                    what_size);
 }
 
 void ga_worker_stop(struct ga_worker *w)

@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct ga_worker {
@@ -39,6 +40,9 @@ struct ga_worker {
     char *dy_end;           /* a backward kernel's dy area, before in; NULL for forward */
     size_t element_size;
     size_t capacity;        /* elements per call */
+    char *stage;            /* a forward kernel's staged calls (ga_worker_call_staged); NULL */
+    size_t stage_capacity;  /* elements staged at most: GA_WORKER_STAGED_CALLS * capacity */
+    size_t stage_bytes;     /* of the staged input area, and of the output area after it */
     struct ga_worker *next; /* free for the owner's lists */
 };
 
@@ -84,6 +88,35 @@ static inline void *ga_worker_out(const struct ga_worker *w, size_t count)
  * past the end of its output array") and the worker is dead and reaped. */
 enum ga_worker_result ga_worker_call(struct ga_worker *w, size_t count, double timeout_s,
                                      char *what, size_t what_size);
+
+/* Calls run in one round trip (forward kernels): their inputs lie one
+ * after another in the staged input area, their element counts in the
+ * staged counts; the worker runs each as ga_worker_call would (copied to
+ * the end of the input array, its own alarm) and puts its outputs at the
+ * same place in the staged output area.  Saves a round trip per call, most
+ * of what a call of a few thousand elements costs besides the kernel. */
+enum { GA_WORKER_STAGED_CALLS = 2, GA_WORKER_MAX_CALLS = 256 };
+
+static inline void *ga_worker_stage_in(const struct ga_worker *w)
+{
+    return w->stage;
+}
+
+static inline void *ga_worker_stage_out(const struct ga_worker *w)
+{
+    return w->stage + w->stage_bytes;
+}
+
+static inline uint64_t *ga_worker_stage_counts(const struct ga_worker *w)
+{
+    return (uint64_t *)(void *)(w->stage + 2 * w->stage_bytes);
+}
+
+/* Run the calls of counts[0..calls) staged, each with timeout_s; a failure
+ * (a crash, a hang, a guard page touched) is reported as by ga_worker_call,
+ * against the last call's arrays, and leaves the outputs unspecified. */
+enum ga_worker_result ga_worker_call_staged(struct ga_worker *w, size_t calls, double timeout_s,
+                                            char *what, size_t what_size);
 
 /* Kill if alive, reap, unmap, close, free.  NULL is ignored. */
 void ga_worker_stop(struct ga_worker *w);

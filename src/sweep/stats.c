@@ -123,8 +123,18 @@ void ga_stats_add(struct ga_stats *s, ga_bits x, ga_bits y, const struct ga_trut
 
 void ga_stats_widen_extent(struct ga_stats *s, const ga_bits *x, size_t n)
 {
+    struct ga_stats_extent e;
+
+    ga_stats_batch_extent(s, x, n, &e);
+    s->extent_min = e.lo < s->extent_min ? e.lo : s->extent_min;
+    s->extent_max = e.hi > s->extent_max ? e.hi : s->extent_max;
+}
+
+void ga_stats_batch_extent(const struct ga_stats *s, const ga_bits *x, size_t n,
+                           struct ga_stats_extent *e)
+{
     const ga_bits sign_mask = s->bounds.sign_mask, nan = s->bounds.nan;
-    int64_t lo = s->extent_min, hi = s->extent_max;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
 
     for (size_t i = 0; i < n; i++) {
         int64_t key = (x[i] & ~sign_mask) >= nan ? lo : value_key(x[i], sign_mask);  /* NaN: none */
@@ -132,10 +142,9 @@ void ga_stats_widen_extent(struct ga_stats *s, const ga_bits *x, size_t n)
         key = (x[i] & ~sign_mask) >= nan ? hi : value_key(x[i], sign_mask);
         hi = key > hi ? key : hi;
     }
-    s->extent_min = lo;
-    s->extent_max = hi;
+    e->lo = lo;
+    e->hi = hi;
 }
-
 
 static void point_merge(struct ga_stats_point *into, const struct ga_stats_point *from)
 {

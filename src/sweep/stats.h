@@ -151,6 +151,20 @@ int ga_stats_add_batch(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
                        const struct ga_truth *t, size_t n);
 /* Widen the extent by inputs (ga_stats_add and ga_stats_add_batch do). */
 void ga_stats_widen_extent(struct ga_stats *s, const ga_bits *x, size_t n);
+
+/* The extent of a batch of inputs, as the keys of stats.h (lo > hi: every
+ * input NaN).  It depends on the inputs alone, so a sweep that measures
+ * several implementations on one batch finds it once and hands it to each
+ * accumulator (any accumulator of the format can find it). */
+struct ga_stats_extent {
+    int64_t lo, hi;
+};
+void ga_stats_batch_extent(const struct ga_stats *s, const ga_bits *x, size_t n,
+                           struct ga_stats_extent *e);
+/* ga_stats_add_batch with the batch's extent found already (by
+ * ga_stats_batch_extent on the same x): the same accumulator afterwards. */
+int ga_stats_add_batch_in(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
+                          const struct ga_truth *t, size_t n, const struct ga_stats_extent *e);
 /* into += from.  GA_STATS_MISMATCH or GA_STATS_FULL leave `into` unchanged. */
 int ga_stats_merge(struct ga_stats *into, const struct ga_stats *from);
 

@@ -730,6 +730,15 @@ static bool is_float32(const struct ga_format_layout *c, const struct ga_region_
 int ga_stats_add_batch(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
                        const struct ga_truth *t, size_t n)
 {
+    struct ga_stats_extent e;
+
+    ga_stats_batch_extent(s, x, n, &e);
+    return ga_stats_add_batch_in(s, x, y, t, n, &e);
+}
+
+int ga_stats_add_batch_in(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
+                          const struct ga_truth *t, size_t n, const struct ga_stats_extent *e)
+{
     for (int r = 0; r < GA_REGION_COUNT; r++)
         if (n > COUNT_LIMIT || tally_count(&s->region[r].tally) > COUNT_LIMIT - n)
             return GA_STATS_FULL;
@@ -739,6 +748,7 @@ int ga_stats_add_batch(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
         add_float32(s, x, y, t, n);
     else
         add_any(s, x, y, t, n);
-    ga_stats_widen_extent(s, x, n);
+    s->extent_min = e->lo < s->extent_min ? e->lo : s->extent_min;
+    s->extent_max = e->hi > s->extent_max ? e->hi : s->extent_max;
     return GA_STATS_OK;
 }

@@ -1,5 +1,6 @@
 #include "sweep/sweep.h"
 
+#include "isolation/plugin.h"
 #include "sweep/failure_cap.h"
 #include "truth/fast.h"
 
@@ -15,7 +16,29 @@
 /* Per-thread working memory for one chunk. */
 struct chunk_buffers {
     ga_bits x[GA_SWEEP_CHUNK];
+    const ga_bits *inputs;              /* x, or the chunk's in its group */
     struct ga_truth truth[GA_FUNCTION_COUNT][GA_SWEEP_CHUNK];
+    struct ga_stats_extent extent;      /* of the inputs: the same for every measurement */
+};
+
+/* Chunks a thread takes at once when some kernel runs in worker processes:
+ * one round trip then carries the group's batches (ga_plugin_run_many)
+ * instead of one per chunk.  Without a failure cap only: the cap decides
+ * chunk by chunk, after the chunks before. */
+#define GROUP_CHUNKS 16
+
+/* A group's inputs, filled before its chunks are measured one by one. */
+struct group_inputs {
+    bool filled;                        /* x holds every chunk of the group */
+    ga_bits x[GROUP_CHUNKS][GA_SWEEP_CHUNK];
+};
+
+/* A worker-process kernel's outputs for a group, as run() gives them chunk
+ * by chunk. */
+struct group_outputs {
+    ga_bits y[GROUP_CHUNKS][GA_SWEEP_CHUNK];
+    int status[GROUP_CHUNKS];
+    struct ga_run_failure failure[GROUP_CHUNKS];
 };
 
 /* What one measurement made of the thread's chunk. */
@@ -24,6 +47,7 @@ enum chunk_state { CHUNK_SKIPPED, CHUNK_PENDING, CHUNK_MEASURED, CHUNK_FAILED };
 struct chunk_output {
     enum chunk_state state;
     ga_bits y[GA_SWEEP_CHUNK];
+    const ga_bits *outputs;             /* y, or the chunk's in its group */
     struct ga_run_failure failure;
 };
 
@@ -35,6 +59,11 @@ struct sweep_ctx {
     size_t count;
     const struct ga_sweep_options *o;
     bool needs[GA_FUNCTION_COUNT];
+    uint64_t group;                     /* chunks a thread takes at once */
+    /* per measurement: the first one with the same implementation, whose
+     * outputs it takes (a tanh form measured against both references runs
+     * once per chunk) */
+    size_t *runs_as;
     struct ga_failure_cap *cap;         /* NULL: no cap */
     uint64_t first_chunk;               /* the cap counts chunks from it */
     int status;
@@ -49,6 +78,8 @@ struct thread_state {
     struct ga_profile **profile;
     struct chunk_output *out;           /* per measurement */
     bool *failed;                       /* per measurement, for the cap */
+    struct group_inputs *group_in;      /* NULL: chunk by chunk */
+    struct group_outputs **group_out;   /* per measurement, NULL but for worker kernels */
 };
 
 static double now_seconds(void)
@@ -130,25 +161,27 @@ static void record_failure(struct ga_measurement *m, uint64_t start, size_t n,
 
 /* Inputs and truths of chunk [start, start + n); false on an error (noted
  * in s->status). */
-static bool chunk_inputs(struct sweep_ctx *s, struct chunk_buffers *buf, uint64_t start, size_t n)
+static bool chunk_inputs(struct sweep_ctx *s, struct chunk_buffers *buf,
+                         const ga_bits *grouped, uint64_t start, size_t n)
 {
     bool ok = true;
 
-    if (ga_domain_fill(s->d, start, n, buf->x) != 0) {
+    buf->inputs = grouped ? grouped : buf->x;
+    if (!grouped && ga_domain_fill(s->d, start, n, buf->x) != 0) {
         #pragma omp atomic write
         s->status = GA_SWEEP_READ_FAILED;
         return false;
     }
     for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
         bool mismatch = false;
-        long bad = s->needs[fn] ? chunk_truths(s->o->oracle, fn, s->f, buf->x, buf->truth[fn], n,
-                                               &mismatch) : -1;
+        long bad = s->needs[fn] ? chunk_truths(s->o->oracle, fn, s->f, buf->inputs,
+                                               buf->truth[fn], n, &mismatch) : -1;
         if (bad >= 0) {
             ok = false;
             #pragma omp critical(ga_sweep_undecided)
             if (start + (uint64_t)bad < s->undecided_at) {
                 s->undecided_at = start + (uint64_t)bad;
-                *s->undecided_input = buf->x[bad];
+                *s->undecided_input = buf->inputs[bad];
                 s->status = mismatch ? GA_SWEEP_ORACLES_DISAGREE : GA_SWEEP_UNDECIDED;
             }
         }
@@ -158,13 +191,29 @@ static bool chunk_inputs(struct sweep_ctx *s, struct chunk_buffers *buf, uint64_
 
 /* Measurement j's outputs for the chunk: from its kernel or its source. */
 static void chunk_outputs(struct sweep_ctx *s, struct thread_state *t, size_t j, uint64_t start,
-                          size_t n)
+                          size_t n, size_t in_group)
 {
     const struct ga_measurement *m = &s->m[j];
     struct chunk_output *out = &t->out[j];
+    const struct group_outputs *g = t->group_in && t->group_in->filled ? t->group_out[j] : NULL;
+    const struct chunk_output *twin = s->runs_as[j] != j ? &t->out[s->runs_as[j]] : NULL;
 
-    if (m->impl) {
-        bool failed = m->impl->run(m->impl, s->f, t->buf->x, out->y, n, &out->failure) != 0;
+    out->outputs = out->y;
+    if (twin && (twin->state == CHUNK_MEASURED || twin->state == CHUNK_FAILED)) {
+        out->outputs = twin->outputs;
+        if (twin->state == CHUNK_FAILED)
+            out->failure = twin->failure;
+        out->state = twin->state;
+        t->failed[j] = twin->state == CHUNK_FAILED;
+    } else if (g) {
+        bool failed = g->status[in_group] != 0;
+        out->outputs = g->y[in_group];
+        if (failed)
+            out->failure = g->failure[in_group];
+        out->state = failed ? CHUNK_FAILED : CHUNK_MEASURED;
+        t->failed[j] = failed;
+    } else if (m->impl) {
+        bool failed = m->impl->run(m->impl, s->f, t->buf->inputs, out->y, n, &out->failure) != 0;
         out->state = failed ? CHUNK_FAILED : CHUNK_MEASURED;
         t->failed[j] = failed;
     } else if (m->outputs.read(m->outputs.ctx, start, n, out->y) != 0) {
@@ -187,21 +236,24 @@ static void chunk_account(struct sweep_ctx *s, struct thread_state *t, size_t j,
     if (out->state == CHUNK_FAILED) {
         record_failure(&s->m[j], start, n, &out->failure);
     } else if (out->state == CHUNK_MEASURED) {
-        if (ga_stats_add_batch(t->stats[j], t->buf->x, out->y, truth, n) != 0) {
+        if (ga_stats_add_batch_in(t->stats[j], t->buf->inputs, out->outputs, truth, n,
+                                  &t->buf->extent) != 0) {
             #pragma omp atomic write
             s->status = GA_SWEEP_TOO_LARGE;  /* not reached below the size limit */
             return;
         }
         if (t->profile[j])
-            ga_profile_add_batch(t->profile[j], t->buf->x, out->y, truth, n);
+            ga_profile_add_batch(t->profile[j], t->buf->inputs, out->outputs, truth, n);
     }
 }
 
 /* One chunk, every measurement.  Without a cap each measurement's outputs
  * are accounted at once (while in cache); with one, after the chunks
  * before have decided whether this one still counts. */
-static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, uint64_t c)
+static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, uint64_t c,
+                        size_t in_group)
 {
+    const ga_bits *grouped = t->group_in && t->group_in->filled ? t->group_in->x[in_group] : NULL;
     uint64_t start = c * GA_SWEEP_CHUNK;
     size_t n = (size_t)(s->d->size - start < GA_SWEEP_CHUNK ? s->d->size - start : GA_SWEEP_CHUNK);
 
@@ -219,13 +271,15 @@ static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, ui
                                                                                  : CHUNK_PENDING;
         any |= t->out[j].state == CHUNK_PENDING;
     }
-    if (any && !chunk_inputs(s, t->buf, start, n))
+    if (any && !chunk_inputs(s, t->buf, grouped, start, n))
         for (size_t j = 0; j < s->count; j++)
             t->out[j].state = CHUNK_SKIPPED;
+    else if (any)
+        ga_stats_batch_extent(t->stats[0], t->buf->inputs, n, &t->buf->extent);
     for (size_t j = 0; j < s->count; j++) {
         if (t->out[j].state != CHUNK_PENDING)
             continue;
-        chunk_outputs(s, t, j, start, n);
+        chunk_outputs(s, t, j, start, n, in_group);
         if (!s->cap)
             chunk_account(s, t, j, start, n);
     }
@@ -239,6 +293,36 @@ static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, ui
             #pragma omp atomic
             s->m[j].skipped_inputs += n;
         }
+    }
+}
+
+/* Inputs of chunks [c, end) and the outputs of the worker kernels on
+ * them, one round trip per kernel.  A chunk whose inputs cannot be read
+ * leaves the group unfilled: its chunks then go one by one, as without
+ * groups, and report the error. */
+static void group_prepare(struct sweep_ctx *s, struct thread_state *t, uint64_t c, uint64_t end)
+{
+    struct group_inputs *g = t->group_in;
+    const ga_bits *in[GROUP_CHUNKS];
+    ga_bits *out[GROUP_CHUNKS];
+    size_t n[GROUP_CHUNKS], chunks = (size_t)(end - c);
+
+    g->filled = false;
+    for (size_t i = 0; i < chunks; i++) {
+        uint64_t start = (c + i) * GA_SWEEP_CHUNK;
+        n[i] = (size_t)(s->d->size - start < GA_SWEEP_CHUNK ? s->d->size - start : GA_SWEEP_CHUNK);
+        in[i] = g->x[i];
+        if (ga_domain_fill(s->d, start, n[i], g->x[i]) != 0)
+            return;
+    }
+    g->filled = true;
+    for (size_t j = 0; j < s->count; j++) {
+        struct group_outputs *o = t->group_out[j];
+        if (!o || s->runs_as[j] != j)
+            continue;
+        for (size_t i = 0; i < chunks; i++)
+            out[i] = o->y[i];
+        ga_plugin_run_many(s->m[j].impl, s->f, in, out, n, chunks, o->status, o->failure);
     }
 }
 
@@ -259,6 +343,16 @@ static bool thread_state_init(struct thread_state *t, const struct sweep_ctx *s)
         if (s->m[j].want_profile && !(t->profile[j] = ga_profile_new(s->f)))
             return false;
     }
+    if (s->group == 1)
+        return true;
+    t->group_out = calloc(count + 1, sizeof *t->group_out);
+    if (!t->group_out || !(t->group_in = malloc(sizeof *t->group_in)))
+        return false;
+    t->group_in->filled = false;
+    for (size_t j = 0; j < count; j++)
+        if (s->m[j].impl && ga_plugin_runs_many(s->m[j].impl) && s->runs_as[j] == j
+            && !(t->group_out[j] = malloc(sizeof *t->group_out[j])))
+            return false;
     return true;
 }
 
@@ -268,6 +362,10 @@ static void thread_state_free(struct thread_state *t, size_t count)
         ga_stats_free(t->stats[j]);
         ga_profile_free(t->profile[j]);
     }
+    for (size_t j = 0; t->group_out && j < count; j++)
+        free(t->group_out[j]);
+    free(t->group_out);
+    free(t->group_in);
     free(t->stats);
     free(t->profile);
     free(t->out);
@@ -307,8 +405,22 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
         if (!m[j].stats || (m[j].want_profile && !m[j].profile))
             return GA_SWEEP_NO_MEMORY;
     }
-    if (o->max_failures > 0 && !(s.cap = ga_failure_cap_new(chunks, count, o->max_failures)))
+    if (!(s.runs_as = malloc((count + 1) * sizeof *s.runs_as)))
         return GA_SWEEP_NO_MEMORY;
+    for (size_t j = 0; j < count; j++) {
+        s.runs_as[j] = j;
+        for (size_t k = 0; k < j && m[j].impl && s.runs_as[j] == j; k++)
+            if (m[k].impl == m[j].impl)
+                s.runs_as[j] = k;
+    }
+    if (o->max_failures > 0 && !(s.cap = ga_failure_cap_new(chunks, count, o->max_failures))) {
+        free(s.runs_as);
+        return GA_SWEEP_NO_MEMORY;
+    }
+    s.group = 1;
+    for (size_t j = 0; j < count && !s.cap; j++)
+        if (m[j].impl && ga_plugin_runs_many(m[j].impl))
+            s.group = GROUP_CHUNKS;
     if (o->threads > 0) {
 #ifdef _OPENMP
         omp_set_num_threads(o->threads);
@@ -325,24 +437,29 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
             s.status = GA_SWEEP_NO_MEMORY;
         }
 
-        /* In order, one chunk at a time: the failure cap relies on every
-         * chunk before a thread's being taken already. */
+        /* In order, one chunk (or group) at a time: the failure cap relies
+         * on every chunk before a thread's being taken already. */
         #pragma omp for schedule(dynamic, 1)
-        for (uint64_t c = first; c < end; c++) {
-            uint64_t left = d->size - c * GA_SWEEP_CHUNK;
-            sweep_chunk(&s, &t, ok, c);
-            #pragma omp atomic
-            done += left < GA_SWEEP_CHUNK ? left : GA_SWEEP_CHUNK;
-            if (o->progress
+        for (uint64_t g = 0; g < (chunks + s.group - 1) / s.group; g++) {
+            uint64_t c = first + g * s.group, group_end = end - c < s.group ? end : c + s.group;
+            if (ok && t.group_in)
+                group_prepare(&s, &t, c, group_end);
+            for (; c < group_end; c++) {
+                uint64_t left = d->size - c * GA_SWEEP_CHUNK;
+                sweep_chunk(&s, &t, ok, c, (size_t)(c - first - g * s.group));
+                #pragma omp atomic
+                done += left < GA_SWEEP_CHUNK ? left : GA_SWEEP_CHUNK;
+                if (o->progress
 #ifdef _OPENMP
-                && omp_get_thread_num() == 0
+                    && omp_get_thread_num() == 0
 #endif
-                && now_seconds() - last_progress > 0.5) {
-                uint64_t seen;
-                #pragma omp atomic read
-                seen = done;
-                o->progress(o->progress_ctx, seen, total);
-                last_progress = now_seconds();
+                    && now_seconds() - last_progress > 0.5) {
+                    uint64_t seen;
+                    #pragma omp atomic read
+                    seen = done;
+                    o->progress(o->progress_ctx, seen, total);
+                    last_progress = now_seconds();
+                }
             }
         }
 
@@ -356,6 +473,7 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
         thread_state_free(&t, count);
     }
     ga_failure_cap_free(s.cap);
+    free(s.runs_as);
     if (o->progress && s.status == GA_SWEEP_OK)
         o->progress(o->progress_ctx, total, total);
     return s.status;
