@@ -229,6 +229,16 @@ ga_error_compute(const struct ga_format_layout *c, ga_bits y, const struct ga_tr
                    | (t->direction != 0 && y == ga_error_bracket(c, t) ? GA_ERR_FAITHFUL : 0);
         return;
     }
+    if (ymag == 0 && rmag == 0 && normal_mant && E - c->ulp_exp_min < GA_ERROR_TINY_SCALE_EXP) {
+        /* a zero where the truth rounds to a zero, far below the smallest
+         * subnormal (a backward sweep's left tail): nothing measurable but
+         * the zero's sign; ga_error_compute_general's results there */
+        out->ulp = out->abs = 0.0;
+        out->rel = 1.0;
+        out->flags = y == r ? GA_ERR_CORRECT | GA_ERR_FAITHFUL : GA_ERR_ZERO_SIGN;
+        out->distance = 0;
+        return;
+    }
     if (y == r && ymag == 0 && E <= c->emin && normal_mant) {
         /* the truth underflows to this zero (the far left tail): f is below
          * the normal range, its ulp the subnormal one */
