@@ -25,9 +25,10 @@ struct ga_backward_impl {
     const char *formula;
     const char *computes;             /* intermediate precision */
     ga_backward_scalar_fn scalar;
-    /* NULL, or k with RN_f(scalar(dy, x)) = RN_f(dy * k(x)) bit for bit (a
-     * _native scalar rounds that product into f, which changes nothing
-     * rounded into f once more; backward_impl_test checks it). */
+    /* NULL, or k with RN_f(scalar(dy, x)) = RN_f(dy * k(x)) bit for bit, any
+     * NaN matching any NaN (a _native scalar rounds that product into f,
+     * which changes nothing rounded into f once more, but drops a NaN's
+     * sign; backward_fast_sweep_test checks it). */
     ga_backward_factor_fn factor;
 };
 

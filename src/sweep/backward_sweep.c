@@ -167,7 +167,7 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
     #pragma omp parallel reduction(|:failed)
     {
         ga_bits *x = malloc(3 * GA_BACKWARD_CHUNK * sizeof *x);
-        struct ga_backward_memo memo;
+        struct ga_backward_memo memo = { .entries = NULL };  /* freed whether used or not */
         int have_memo = tab.grad != NULL && ga_backward_memo_init(&memo, s->reference, f) == 0;
         if (x == NULL)
             failed = 1;

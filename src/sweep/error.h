@@ -6,7 +6,10 @@
  *   subnormal ulp 2^(emin - p + 1) for f = 0 (doc/metrics.md, 'ulp error').  Computed
  *   on values scaled by 2^-ulp, so exact values far below the double range keep
  *   their ulp; a part below 2^-1000 ulp is dropped.  +inf for an infinite
- *   output where the truth is finite; for f = +-inf, 0 when y is that
+ *   output where the truth is finite, except where that infinity is the
+ *   correctly rounded result (f beyond the overflow threshold, a backward
+ *   sweep's dy d(x)): 0, as every correctly rounded output, and so are the
+ *   relative and absolute errors; for f = +-inf, 0 when y is that
  *   infinity and +inf otherwise.
  * - relative error: |y - f| / |f|; for f = 0 (x = +-0 or -inf) it is 0 when y
  *   is a zero and +inf otherwise.
