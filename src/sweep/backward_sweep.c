@@ -1,8 +1,8 @@
 /* The backward sweep engine.  Pairs go in fixed chunks of GA_BACKWARD_CHUNK;
  * each chunk's statistics are kept apart and merged in chunk order, so the
  * sums and the worst pair are the same for any thread count.  For a 16-bit
- * format swept over many pairs, d(x), the value of every encoding and its
- * ulp are tabled first (d(x) by ga_grad_value, MPFR), and the truths of the
+ * format swept over many pairs, d(x) and the inverse ulp of every encoding
+ * are tabled first (d(x) by ga_grad_value, MPFR), and the truths of the
  * pairs that share an x come from one rounding decision per dy significand
  * (backward_memo.h); a kernel with a factor k(x) computes it once per x
  * (ga_backward_run).  Otherwise d(x) is computed once per pair. */
@@ -20,19 +20,21 @@
 #define GA_BACKWARD_CHUNK 65536
 #define GA_BACKWARD_RUN 512     /* truths computed ahead of their statistics */
 
-/* What a 16-bit sweep looks up per encoding instead of computing per pair. */
+/* What a sweep of a format of 16 bits or fewer looks up per encoding
+ * instead of computing per pair: d(x), and the values (ga_decode's own
+ * table where it has one, else values) and inverse ulps. */
 struct encoding_tables {
-    struct ga_grad_value *grad;   /* d(x) */
-    double *value;                /* ga_decode */
-    double *ulp_inverse;          /* 1 / ga_ulp of the value, NaN where not finite */
+    struct ga_grad_value *grad;
+    double *values, *ulp_inverse;
+    struct ga_backward_tables lookup;
 };
 
 static void tables_free(struct encoding_tables *t)
 {
     free(t->grad);
-    free(t->value);
+    free(t->values);
     free(t->ulp_inverse);
-    *t = (struct encoding_tables){ NULL, NULL, NULL };
+    *t = (struct encoding_tables){ NULL, NULL, NULL, { NULL, NULL } };
 }
 
 /* d(x) of every encoding of a 16-bit format; NULL when some is undecided. */
@@ -58,15 +60,21 @@ static struct ga_grad_value *grad_table(enum ga_function fn, const struct ga_for
 static int value_tables(const struct ga_format *f, struct encoding_tables *t)
 {
     size_t n = (size_t)ga_encoding_count(f);
+    const double *value = ga_decode_table(f);
 
-    t->value = malloc(n * sizeof *t->value);
-    t->ulp_inverse = malloc(n * sizeof *t->ulp_inverse);
-    if (t->value == NULL || t->ulp_inverse == NULL)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        t->value[i] = ga_decode(f, (ga_bits)i);
-        t->ulp_inverse[i] = isfinite(t->value[i]) ? 1 / ga_ulp(f, t->value[i]) : NAN;
+    if (value == NULL) {
+        if ((t->values = malloc(n * sizeof *t->values)) == NULL)
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            t->values[i] = ga_decode(f, (ga_bits)i);
+        value = t->values;
     }
+    t->ulp_inverse = malloc(n * sizeof *t->ulp_inverse);
+    if (t->ulp_inverse == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        t->ulp_inverse[i] = isfinite(value[i]) ? 1 / ga_ulp(f, value[i]) : NAN;
+    t->lookup = (struct ga_backward_tables){ value, t->ulp_inverse };
     return 0;
 }
 
@@ -78,7 +86,6 @@ static int measure_tabled(const struct ga_backward_sweep *s, const struct ga_for
                           uint64_t start, size_t n, struct ga_backward_stats *st,
                           const ga_bits *x, const ga_bits *dy, const ga_bits *dx)
 {
-    const struct ga_backward_tables lookup = { tab->value, tab->ulp_inverse };
     struct ga_truth t[GA_BACKWARD_RUN];
 
     for (size_t i = 0, m; i < n; i += m) {
@@ -91,7 +98,7 @@ static int measure_tabled(const struct ga_backward_sweep *s, const struct ga_for
             if (status != GA_TRUTH_OK)
                 return -1;
         }
-        ga_backward_stats_add_run(st, c, start + i, x[i], m, dy + i, dx + i, t, &lookup);
+        ga_backward_stats_add_run(st, c, start + i, x[i], m, dy + i, dx + i, t, &tab->lookup);
     }
     return 0;
 }
@@ -143,7 +150,7 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
     uint64_t size = s->pairs->size;
     size_t chunks = (size_t)((size + GA_BACKWARD_CHUNK - 1) / GA_BACKWARD_CHUNK);
     struct ga_backward_stats *per = calloc(chunks ? chunks : 1, sizeof *per);
-    struct encoding_tables tab = { NULL, NULL, NULL };
+    struct encoding_tables tab = { NULL, NULL, NULL, { NULL, NULL } };
     struct ga_format_layout c;
     int failed = 0;
 
