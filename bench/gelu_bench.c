@@ -1,5 +1,5 @@
 /* make bench: the five figures of the exhaustive float32 sweep, from one run
- * on the same inputs.
+ * on the same inputs, and one of the exhaustive bfloat16 backward sweep.
  *   (a) wall time of the exhaustive float32 sweep of `erf` against exact
  *       GELU with all statistics (target <= 60 s on 2 cores);
  *   (b) time ratio MPFR-only oracle / fast oracle on every 4096th float32
@@ -9,14 +9,19 @@
  *   (d) time ratio 1 thread / 2 threads on the sweep (target >= 1.8x);
  *   (e) as (c) with 1 thread: the overhead of truth and statistics
  *       alone, without the threads' scheduling (target <= 2x).
+ *   (f) wall time of the exhaustive bfloat16 backward sweep of
+ *       pytorch_gelu_backward over all 2^32 pairs (x, dy), every statistic,
+ *       2 threads (target <= 60 s).
  * GELU_ACC_BENCH_STRIDE=K runs (a), (c), (d) and (e) on every Kth encoding
- * instead of all 2^32 (for a quick look; the published figures use 1). */
+ * instead of all 2^32, and (f) on every Kth x with every dy (for a quick
+ * look; the published figures use 1). */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "impls/impl.h"
+#include "sweep/backward_sweep.h"
 #include "sweep/sweep.h"
 #include "truth/fast.h"
 
@@ -45,6 +50,35 @@ static double time_sweep(const struct ga_format *f, const struct ga_domain *d, i
     t = now() - t;
     *correct = s.correctly_rounded;
     ga_measurement_clear(&m);
+    return t;
+}
+
+/* (f): pairs:all of bfloat16, every stride-th x with every dy. */
+static double time_backward(long stride, uint64_t *pairs, uint64_t *correct)
+{
+    struct ga_pairs p;
+    struct ga_backward_stats st;
+    char err[256];
+    double t;
+
+    if (ga_pairs_parse(&p, "pairs:all", ga_format_get(GA_BFLOAT16), 0, err, sizeof err) != 0) {
+        fprintf(stderr, "bench: %s\n", err);
+        exit(1);
+    }
+    p.x_stride = (unsigned)(stride < 65536 ? stride : 65536);
+    p.size = (uint64_t)((65536 + p.x_stride - 1) / p.x_stride) << 16;
+    struct ga_backward_sweep s = { .name = "pytorch_gelu_backward",
+                                   .impl = ga_backward_catalogue_find("pytorch_gelu_backward"),
+                                   .reference = GA_GELU_GRAD, .pairs = &p, .threads = 2 };
+    t = now();
+    if (ga_backward_sweep_run(&s, &st, err, sizeof err) != 0) {
+        fprintf(stderr, "bench: the backward sweep failed: %s\n", err);
+        exit(1);
+    }
+    t = now() - t;
+    *pairs = st.all.count;
+    *correct = st.all.correct;
+    ga_pairs_free(&p);
     return t;
 }
 
@@ -104,8 +138,8 @@ int main(void)
     struct ga_domain d, slice;
     ga_bits *x;
     size_t n;
-    uint64_t c1, c2;
-    double sweep2, sweep1, bare, bare1, fast, mpfr;
+    uint64_t c1, c2, pairs, pairs_correct;
+    double sweep2, sweep1, bare, bare1, fast, mpfr, backward;
 
     if (stride < 1)
         stride = 1;
@@ -146,6 +180,12 @@ int main(void)
            sweep1 / sweep2, sweep1, sweep2);
     printf("(e) the same as (c) with 1 thread: %.2fx (%.1f s vs %.1f s; target <= 2x)\n",
            sweep1 / bare1, sweep1, bare1);
+    fflush(stdout);
+    backward = time_backward(stride, &pairs, &pairs_correct);
+    printf("(f) bfloat16 backward sweep of pytorch_gelu_backward, %llu pairs (x stride %ld), "
+           "every statistic, 2 threads: %.1f s (%.1f ns per pair per core, %.2f %% correctly "
+           "rounded; target <= 60 s for all 2^32)\n", (unsigned long long)pairs, stride, backward,
+           backward * 2e9 / (double)pairs, 100.0 * (double)pairs_correct / (double)pairs);
     ga_domain_free(&d);
     ga_domain_free(&slice);
     return 0;

@@ -363,6 +363,30 @@ static void test_fast_path_agrees(void **state)
     }
 }
 
+/* A product beyond the overflow threshold (a backward sweep's dy d(x)):
+ * the correctly rounded +-inf is no error at all; the largest finite value
+ * is an infinite error, as any finite output next to an infinite result. */
+static void test_overflow_to_infinity(void **state)
+{
+    (void)state;
+    /* bfloat16: 1.0029 * 0x1.fep127 > (2 - 2^-8) 2^127, the overflow threshold */
+    struct ga_truth t = directed(bf16, truth(0x7f80, 0x1.fep-1 * 1.0029, 128));
+    struct ga_truth n = directed(bf16, truth(0xff80, -0x1.fep-1 * 1.0029, 128));
+    struct ga_error e;
+
+    ga_error_measure(bf16, 0x7f80, &t, &e);
+    assert_int_equal(e.flags, GA_ERR_CORRECT | GA_ERR_FAITHFUL);
+    assert_true(e.ulp == 0 && e.abs == 0 && e.rel == 0);
+    ga_error_measure(bf16, 0xff80, &n, &e);
+    assert_int_equal(e.flags, GA_ERR_CORRECT | GA_ERR_FAITHFUL);
+    assert_true(e.ulp == 0);
+    ga_error_measure(bf16, 0x7f7f, &t, &e);  /* the other bracket: faithful, but finite */
+    assert_int_equal(e.flags, GA_ERR_FAITHFUL);
+    assert_true(e.ulp > 0 && e.ulp < 1);
+    ga_error_measure(bf16, 0xff80, &t, &e);  /* the wrong infinity */
+    assert_true(isinf(e.ulp) && !(e.flags & GA_ERR_FAITHFUL));
+}
+
 static ga_bits f64_bits(double v)
 {
     ga_bits b;
@@ -419,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_float32),
         cmocka_unit_test(test_random_offsets),
         cmocka_unit_test(test_fast_path_agrees),
+        cmocka_unit_test(test_overflow_to_infinity),
         cmocka_unit_test(test_tail),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -77,19 +77,24 @@ static void fill_values(enum ga_format_id id, double *values)
 static void fill_float16(void) { fill_values(GA_FLOAT16, float16_values); }
 static void fill_bfloat16(void) { fill_values(GA_BFLOAT16, bfloat16_values); }
 
+const double *ga_decode_table(const struct ga_format *f)
+{
+    if (f->id == GA_BFLOAT16) {
+        pthread_once(&bfloat16_once, fill_bfloat16);
+        return bfloat16_values;
+    }
+    if (f->id == GA_FLOAT16) {
+        pthread_once(&float16_once, fill_float16);
+        return float16_values;
+    }
+    return NULL;
+}
+
 double ga_decode(const struct ga_format *f, ga_bits x)
 {
-    if (x < (1u << 16)) {
-        if (f->id == GA_BFLOAT16) {
-            pthread_once(&bfloat16_once, fill_bfloat16);
-            return bfloat16_values[x];
-        }
-        if (f->id == GA_FLOAT16) {
-            pthread_once(&float16_once, fill_float16);
-            return float16_values[x];
-        }
-    }
-    return decode_fields(f, x);
+    const double *values = x < (1u << 16) ? ga_decode_table(f) : NULL;
+
+    return values ? values[x] : decode_fields(f, x);
 }
 
 /* Encode a non-negative value that is already representable in f. */

@@ -13,6 +13,9 @@
 /* dx for one pair, as a float: the result is rounded into f once more by
  * the batch (exact for the _native forms, which round every operation). */
 typedef float (*ga_backward_scalar_fn)(const struct ga_format *f, float dy, float x);
+/* The factor k(x) of a kernel whose dx is the float product dy * k(x),
+ * rounded into f: computed once per x by a sweep that holds x fixed. */
+typedef float (*ga_backward_factor_fn)(const struct ga_format *f, float x);
 
 struct ga_backward_impl {
     const char *name;
@@ -22,6 +25,11 @@ struct ga_backward_impl {
     const char *formula;
     const char *computes;             /* intermediate precision */
     ga_backward_scalar_fn scalar;
+    /* NULL, or k with RN_f(scalar(dy, x)) = RN_f(dy * k(x)) bit for bit, any
+     * NaN matching any NaN (a _native scalar rounds that product into f,
+     * which changes nothing rounded into f once more, but drops a NaN's
+     * sign; backward_fast_sweep_test checks it). */
+    ga_backward_factor_fn factor;
 };
 
 size_t ga_backward_catalogue_count(void);
@@ -29,7 +37,8 @@ const struct ga_backward_impl *ga_backward_catalogue_at(size_t i);
 const struct ga_backward_impl *ga_backward_catalogue_find(const char *name);
 int ga_backward_supports(const struct ga_backward_impl *impl, const struct ga_format *f);
 
-/* dx[i] = RN_f(scalar(dy[i], x[i])), i < n. */
+/* dx[i] = RN_f(scalar(dy[i], x[i])), i < n; through factor, once per run
+ * of equal x, where the kernel has one. */
 void ga_backward_run(const struct ga_backward_impl *impl, const struct ga_format *f,
                      const ga_bits *dy, const ga_bits *x, ga_bits *dx, size_t n);
 
@@ -44,5 +53,15 @@ float ga_grad_megatron_native(const struct ga_format *f, float dy, float x);
 float ga_grad_llmc(const struct ga_format *f, float dy, float x);
 float ga_grad_quick(const struct ga_format *f, float dy, float x);
 float ga_grad_quick_native(const struct ga_format *f, float dy, float x);
+/* Their factors k(x) (every form but jax's, whose dy enters two terms). */
+float ga_grad_pytorch_factor(const struct ga_format *f, float x);
+float ga_grad_pytorch_native_factor(const struct ga_format *f, float x);
+float ga_grad_pytorch_tanh_factor(const struct ga_format *f, float x);
+float ga_grad_pytorch_tanh_native_factor(const struct ga_format *f, float x);
+float ga_grad_megatron_factor(const struct ga_format *f, float x);
+float ga_grad_megatron_native_factor(const struct ga_format *f, float x);
+float ga_grad_llmc_factor(const struct ga_format *f, float x);
+float ga_grad_quick_factor(const struct ga_format *f, float x);
+float ga_grad_quick_native_factor(const struct ga_format *f, float x);
 
 #endif

@@ -12,43 +12,52 @@ static const struct ga_backward_impl catalogue[] = {
     { "pytorch_gelu_backward", WIDE, GA_GELU_GRAD,
       "PyTorch GeluBackwardKernelImpl, approximate='none' (CPU, float opmath)",
       "dy*(0.5*(1 + erf(x*M_SQRT1_2)) + x*kBeta*exp(-0.5*x*x))",
-      "float32 with erff, expf; 16-bit inputs converted, rounded once", ga_grad_pytorch },
+      "float32 with erff, expf; 16-bit inputs converted, rounded once", ga_grad_pytorch,
+      ga_grad_pytorch_factor },
     { "pytorch_gelu_backward_native", HALVES, GA_GELU_GRAD,
       "PyTorch GeluBackward formula op by op in the format (PaddlePaddle XPU gelu_grad bug)",
       "dy*(0.5*(1 + erf(x*M_SQRT1_2)) + x*kBeta*exp(-0.5*x*x))",
-      "every operation rounded to the format", ga_grad_pytorch_native },
+      "every operation rounded to the format", ga_grad_pytorch_native,
+      ga_grad_pytorch_native_factor },
     { "jax_gelu_backward", WIDE, GA_GELU_GRAD,
       "JAX autodiff of gelu(approximate=False) = x*erfc(-x/sqrt(2))/2",
       "(dy*erfc(z))*0.5 + ((dy*x/2)*(-2/sqrt(pi))*exp(-z*z))*(-1/sqrt(2)), z = -x/sqrt(2)",
-      "every operation in the array's dtype; erfc, exp in float", ga_grad_jax },
+      "every operation in the array's dtype; erfc, exp in float", ga_grad_jax, NULL },
     { "pytorch_gelu_backward_tanh", WIDE, GA_GELU_TANH_GRAD,
       "PyTorch GeluBackwardKernelImpl, approximate='tanh' (CPU, float opmath)",
       "dy*(0.5*(1 + t) + 0.5*x*(1 - t*t)*kBeta*(1 + 3*kKappa*x*x))",
-      "float32 with tanhf; 16-bit inputs converted, rounded once", ga_grad_pytorch_tanh },
+      "float32 with tanhf; 16-bit inputs converted, rounded once", ga_grad_pytorch_tanh,
+      ga_grad_pytorch_tanh_factor },
     { "pytorch_gelu_backward_tanh_native", HALVES, GA_GELU_TANH_GRAD,
       "PyTorch tanh GeluBackward formula op by op in the format (FlagGems gelu_backward_tanh bug)",
       "dy*(0.5*(1 + t) + 0.5*x*(1 - t*t)*kBeta*(1 + 3*kKappa*x*x))",
-      "every operation rounded to the format", ga_grad_pytorch_tanh_native },
+      "every operation rounded to the format", ga_grad_pytorch_tanh_native,
+      ga_grad_pytorch_tanh_native_factor },
     { "megatron_bias_gelu_back", WIDE, GA_GELU_TANH_GRAD,
       "Megatron-LM bias_gelu_back (fused, float)",
       "(0.5*x*((1 - t*t)*(0.79788456 + 0.1070322243*x*x)) + 0.5*(1 + t))*dy",
-      "float32 with tanhf, rounded constants", ga_grad_megatron },
+      "float32 with tanhf, rounded constants", ga_grad_megatron,
+      ga_grad_megatron_factor },
     { "megatron_bias_gelu_back_native", HALVES, GA_GELU_TANH_GRAD,
       "Megatron-LM bias_gelu_back run op by op on 16-bit tensors",
       "(0.5*x*((1 - t*t)*(0.79788456 + 0.1070322243*x*x)) + 0.5*(1 + t))*dy",
-      "every operation rounded to the format", ga_grad_megatron_native },
+      "every operation rounded to the format", ga_grad_megatron_native,
+      ga_grad_megatron_native_factor },
     { "llmc_gelu_backward", WIDE, GA_GELU_TANH_GRAD,
       "llm.c gelu_backward (train_gpt2.c)",
       "(0.5*(1 + tanh(u)) + x*0.5*(1/cosh(u)^2)*s*(1 + 3*0.044715*x*x))*dy",
-      "float32 with tanhf, coshf", ga_grad_llmc },
+      "float32 with tanhf, coshf", ga_grad_llmc,
+      ga_grad_llmc_factor },
     { "quick_gelu_backward", WIDE, GA_GELU_GRAD,
       "autograd of quick GELU x*sigmoid(1.702x) (CLIP, HF quick_gelu), float",
       "dy*(s + 1.702*x*s*(1 - s)), s = 1/(1 + exp(-1.702*x))",
-      "float32 with expf", ga_grad_quick },
+      "float32 with expf", ga_grad_quick,
+      ga_grad_quick_factor },
     { "quick_gelu_backward_native", HALVES, GA_GELU_GRAD,
       "autograd of quick GELU op by op on 16-bit tensors",
       "dy*(s + 1.702*x*s*(1 - s)), s = 1/(1 + exp(-1.702*x))",
-      "every operation rounded to the format; the sigmoid in float", ga_grad_quick_native },
+      "every operation rounded to the format; the sigmoid in float", ga_grad_quick_native,
+      ga_grad_quick_native_factor },
 };
 
 size_t ga_backward_catalogue_count(void)
@@ -77,8 +86,20 @@ int ga_backward_supports(const struct ga_backward_impl *impl, const struct ga_fo
 void ga_backward_run(const struct ga_backward_impl *impl, const struct ga_format *f,
                      const ga_bits *dy, const ga_bits *x, ga_bits *dx, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        float v = impl->scalar(f, (float)ga_decode(f, dy[i]), (float)ga_decode(f, x[i]));
-        dx[i] = ga_encode(f, v);
+    const double *values = ga_decode_table(f);
+    float k = 0;
+
+    if (impl->factor == NULL || values == NULL) {
+        for (size_t i = 0; i < n; i++) {
+            float dyf = (float)ga_decode(f, dy[i]), xf = (float)ga_decode(f, x[i]);
+            dx[i] = ga_encode_float(f, impl->factor ? dyf * impl->factor(f, xf)
+                                                    : impl->scalar(f, dyf, xf));
+        }
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {  /* a 16-bit format: the values from the table */
+        if (i == 0 || x[i] != x[i - 1])
+            k = impl->factor(f, (float)values[x[i]]);
+        dx[i] = ga_encode_float(f, (float)values[dy[i]] * k);
     }
 }

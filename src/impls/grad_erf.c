@@ -24,23 +24,33 @@
 #include "impls/backward.h"
 #include "impls/native.h"
 
-float ga_grad_pytorch(const struct ga_format *f, float dy, float x)
+float ga_grad_pytorch_factor(const struct ga_format *f, float x)
 {
     const float alpha = (float)M_SQRT1_2;
     const float beta = f->id == GA_FLOAT32 ? (float)(M_2_SQRTPI * M_SQRT1_2 * 0.5)
                                            : (float)M_2_SQRTPI * (float)M_SQRT1_2 * 0.5f;
     float cdf = 0.5f * (1.0f + erff(x * alpha));
     float pdf = beta * expf(x * x * -0.5f);
-    return dy * (cdf + x * pdf);
+    return cdf + x * pdf;
 }
 
-float ga_grad_pytorch_native(const struct ga_format *f, float dy, float x)
+float ga_grad_pytorch(const struct ga_format *f, float dy, float x)
+{
+    return dy * ga_grad_pytorch_factor(f, x);
+}
+
+float ga_grad_pytorch_native_factor(const struct ga_format *f, float x)
 {
     float alpha = ga_nat(f, M_SQRT1_2), beta = ga_nat(f, M_2_SQRTPI * M_SQRT1_2 * 0.5);
     float cdf = ga_nat_mul(f, 0.5f, ga_nat_add(f, 1.0f, ga_nat(f, erff(ga_nat_mul(f, x, alpha)))));
     float e = ga_nat(f, expf(ga_nat_mul(f, ga_nat_mul(f, x, x), -0.5f)));
     float pdf = ga_nat_mul(f, beta, e);
-    return ga_nat_mul(f, dy, ga_nat_add(f, cdf, ga_nat_mul(f, x, pdf)));
+    return ga_nat_add(f, cdf, ga_nat_mul(f, x, pdf));
+}
+
+float ga_grad_pytorch_native(const struct ga_format *f, float dy, float x)
+{
+    return ga_nat_mul(f, dy, ga_grad_pytorch_native_factor(f, x));
 }
 
 float ga_grad_jax(const struct ga_format *f, float dy, float x)

@@ -14,19 +14,29 @@
 
 #define QUICK_COEF 1.702
 
-float ga_grad_quick(const struct ga_format *f, float dy, float x)
+float ga_grad_quick_factor(const struct ga_format *f, float x)
 {
     const float k = (float)QUICK_COEF;
     float s = 1.0f / (1.0f + expf(-(k * x)));
     (void)f;
-    return dy * (s + k * x * s * (1.0f - s));
+    return s + k * x * s * (1.0f - s);
 }
 
-float ga_grad_quick_native(const struct ga_format *f, float dy, float x)
+float ga_grad_quick(const struct ga_format *f, float dy, float x)
+{
+    return dy * ga_grad_quick_factor(f, x);
+}
+
+float ga_grad_quick_native_factor(const struct ga_format *f, float x)
 {
     float k = ga_nat(f, QUICK_COEF);
     float v = ga_nat_mul(f, k, x);
     float s = ga_nat(f, 1.0f / (1.0f + expf(-v)));
     float r = ga_nat_mul(f, ga_nat_mul(f, v, s), ga_nat_sub(f, 1.0f, s));
-    return ga_nat_mul(f, dy, ga_nat_add(f, s, r));
+    return ga_nat_add(f, s, r);
+}
+
+float ga_grad_quick_native(const struct ga_format *f, float dy, float x)
+{
+    return ga_nat_mul(f, dy, ga_grad_quick_native_factor(f, x));
 }

@@ -34,7 +34,7 @@
 #define KAPPA 0.044715
 #define BETA (M_SQRT2 * M_2_SQRTPI * 0.5)  /* sqrt(2/pi) */
 
-float ga_grad_pytorch_tanh(const struct ga_format *f, float dy, float x)
+float ga_grad_pytorch_tanh_factor(const struct ga_format *f, float x)
 {
     const float beta = (float)BETA, kappa = (float)KAPPA;
     float x_sq = x * x, x_cube = x_sq * x;
@@ -44,10 +44,15 @@ float ga_grad_pytorch_tanh(const struct ga_format *f, float dy, float x)
     float tanh_derivative = 1.0f - t * t;
     float inner_derivative = beta * (1.0f + 3.0f * kappa * x_sq);
     (void)f;
-    return dy * (left_derivative + left * tanh_derivative * inner_derivative);
+    return left_derivative + left * tanh_derivative * inner_derivative;
 }
 
-float ga_grad_pytorch_tanh_native(const struct ga_format *f, float dy, float x)
+float ga_grad_pytorch_tanh(const struct ga_format *f, float dy, float x)
+{
+    return dy * ga_grad_pytorch_tanh_factor(f, x);
+}
+
+float ga_grad_pytorch_tanh_native_factor(const struct ga_format *f, float x)
 {
     float beta = ga_nat(f, BETA), kappa = ga_nat(f, KAPPA);
     float x_sq = ga_nat_mul(f, x, x), x_cube = ga_nat_mul(f, x_sq, x);
@@ -59,19 +64,29 @@ float ga_grad_pytorch_tanh_native(const struct ga_format *f, float dy, float x)
     float inner_derivative = ga_nat_mul(f, beta, ga_nat_add(f, 1.0f,
                                         ga_nat_mul(f, ga_nat_mul(f, 3.0f, kappa), x_sq)));
     float right_derivative = ga_nat_mul(f, ga_nat_mul(f, left, tanh_derivative), inner_derivative);
-    return ga_nat_mul(f, dy, ga_nat_add(f, left_derivative, right_derivative));
+    return ga_nat_add(f, left_derivative, right_derivative);
 }
 
-float ga_grad_megatron(const struct ga_format *f, float dy, float x)
+float ga_grad_pytorch_tanh_native(const struct ga_format *f, float dy, float x)
+{
+    return ga_nat_mul(f, dy, ga_grad_pytorch_tanh_native_factor(f, x));
+}
+
+float ga_grad_megatron_factor(const struct ga_format *f, float x)
 {
     float t = tanhf(0.79788456f * x * (1.0f + 0.044715f * x * x));
     float ff = 0.5f * x * ((1.0f - t * t) * (0.79788456f + 0.1070322243f * x * x))
              + 0.5f * (1.0f + t);
     (void)f;
-    return ff * dy;
+    return ff;
 }
 
-float ga_grad_megatron_native(const struct ga_format *f, float dy, float x)
+float ga_grad_megatron(const struct ga_format *f, float dy, float x)
+{
+    return ga_grad_megatron_factor(f, x) * dy;
+}
+
+float ga_grad_megatron_native_factor(const struct ga_format *f, float x)
 {
     float a = ga_nat(f, 0.79788456), b = ga_nat(f, 0.1070322243), k = ga_nat(f, 0.044715);
     float xx = ga_nat_mul(f, x, x);
@@ -81,10 +96,15 @@ float ga_grad_megatron_native(const struct ga_format *f, float dy, float x)
     float poly = ga_nat_add(f, a, ga_nat_mul(f, b, xx));
     float ff = ga_nat_add(f, ga_nat_mul(f, ga_nat_mul(f, 0.5f, x), ga_nat_mul(f, sech2, poly)),
                           ga_nat_mul(f, 0.5f, ga_nat_add(f, 1.0f, t)));
-    return ga_nat_mul(f, ff, dy);
+    return ff;
 }
 
-float ga_grad_llmc(const struct ga_format *f, float dy, float x)
+float ga_grad_megatron_native(const struct ga_format *f, float dy, float x)
+{
+    return ga_nat_mul(f, ga_grad_megatron_native_factor(f, x), dy);
+}
+
+float ga_grad_llmc_factor(const struct ga_format *f, float x)
 {
     const float s = sqrtf((float)(2.0f / M_PI));  /* GELU_SCALING_FACTOR: a double quotient */
     float cube = 0.044715f * x * x * x;
@@ -93,5 +113,10 @@ float ga_grad_llmc(const struct ga_format *f, float dy, float x)
     float sech = 1.0f / (c * c);
     float local = 0.5f * (1.0f + t) + x * 0.5f * sech * s * (1.0f + 3.0f * 0.044715f * x * x);
     (void)f;
-    return local * dy;
+    return local;
+}
+
+float ga_grad_llmc(const struct ga_format *f, float dy, float x)
+{
+    return ga_grad_llmc_factor(f, x) * dy;
 }

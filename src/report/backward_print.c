@@ -3,6 +3,8 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "report/json_string.h"
+
 static double share(uint64_t part, uint64_t whole)
 {
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -110,9 +112,12 @@ int ga_backward_print_json(FILE *out, const struct ga_backward_sweep *s,
 {
     const struct ga_format *f = s->pairs->format;
 
-    fprintf(out, "{\n  \"impl\": \"%s\",\n  \"backward\": true,\n  \"format\": \"%s\",\n"
-            "  \"reference\": \"%s\",\n  \"domain\": \"%s\",\n", s->name, f->name,
-            ga_function_name(s->reference), s->pairs->spec);
+    fputs("{\n  \"impl\": ", out);
+    ga_json_string(out, s->name);
+    fprintf(out, ",\n  \"backward\": true,\n  \"format\": \"%s\",\n  \"reference\": \"%s\",\n"
+            "  \"domain\": ", f->name, ga_function_name(s->reference));
+    ga_json_string(out, s->pairs->spec);
+    fputs(",\n", out);
     if (st->failed_batches > 0) {
         char x[16], dy[16];
         ga_format_bits(f, st->failure.x, x);

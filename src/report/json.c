@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/json_string.h"
 #include "report/number_text.h"
 #include "report/result.h"
 
@@ -19,16 +20,8 @@ static void number(FILE *out, const char *key, double v, bool statistic)
 
 static void string(FILE *out, const char *key, const char *v)
 {
-    fprintf(out, "\"%s\": \"", key);
-    for (; *v; v++) {
-        if (*v == '"' || *v == '\\')
-            fprintf(out, "\\%c", *v);
-        else if ((unsigned char)*v < 0x20)
-            fprintf(out, "\\u%04x", (unsigned)*v);
-        else
-            fputc(*v, out);
-    }
-    fputc('"', out);
+    fprintf(out, "\"%s\": ", key);
+    ga_json_string(out, v);
 }
 
 static void encoding(FILE *out, const struct ga_format *f, const char *key, bool has, ga_bits x)

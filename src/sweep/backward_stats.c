@@ -1,6 +1,7 @@
 #include "sweep/backward_stats.h"
 
 #include <math.h>
+#include <string.h>
 
 static void region_init(struct ga_backward_region *r)
 {
@@ -17,31 +18,71 @@ void ga_backward_stats_init(struct ga_backward_stats *s)
 }
 
 /* dx of the sign opposite to a nonzero exact product. */
-static int wrong_sign(const struct ga_format *f, ga_bits dx, const struct ga_truth *t)
+static int wrong_sign(const struct ga_format_layout *c, ga_bits dx, const struct ga_truth *t)
 {
-    if (ga_is_nan(f, dx) || ga_is_nan(f, t->rounded) || t->exact.mant == 0)
+    ga_bits dx_mag = dx & ~c->sign_mask;
+
+    if (dx_mag >= c->nan_magnitude || (t->rounded & ~c->sign_mask) >= c->nan_magnitude
+        || t->exact.mant == 0)
         return 0;
-    if ((dx & ~ga_sign_mask(f)) == 0)  /* a zero: flushed, not turned */
+    if (dx_mag == 0)  /* a zero: flushed, not turned */
         return 0;
-    return ga_sign(f, dx) != ga_sign(f, t->rounded);  /* RN keeps the sign, zeros too */
+    return ((dx ^ t->rounded) & c->sign_mask) != 0;  /* RN keeps the sign, zeros too */
 }
 
-static void region_add(struct ga_backward_region *r, const struct ga_format_layout *c,
-                       uint64_t index, ga_bits x, ga_bits dy, ga_bits dx,
-                       const struct ga_truth *t, const struct ga_error *e, int sign_error)
-{
-    const struct ga_format *f = c->format;
-    double dyd = ga_decode(f, dy);
+/* A region's sums over a run of pairs, kept in locals: the flags (with the
+ * sign error as bit 7) counted in a table and folded into the counters at
+ * the end (integer counts, so the same as counting one by one); the sums of
+ * doubles added pair by pair in order, as one by one. */
+struct run_sums {
+    uint64_t by_flags[256];   /* valid where touched has the key's bit */
+    uint64_t touched[4];
+    struct ga_backward_region r;
+};
 
-    r->count++;
-    r->correct += (e->flags & GA_ERR_CORRECT) != 0;
-    r->faithful += (e->flags & GA_ERR_FAITHFUL) != 0;
-    r->nan_outputs += (e->flags & GA_ERR_NAN) != 0;
-    r->not_nan += (e->flags & GA_ERR_NOT_NAN) != 0;
-    r->inf_outputs += (e->flags & GA_ERR_INF) != 0;
-    r->flushed += (e->flags & GA_ERR_FLUSHED) != 0;
-    r->zero_sign += (e->flags & GA_ERR_ZERO_SIGN) != 0;
-    r->sign_errors += (uint64_t)sign_error;
+enum { SIGN_ERROR_BIT = 1u << 7 };
+
+static void run_begin(struct run_sums *a, const struct ga_backward_region *r)
+{
+    memset(a->touched, 0, sizeof a->touched);
+    a->r = *r;
+}
+
+static void run_end(const struct run_sums *a, struct ga_backward_region *r)
+{
+    *r = a->r;
+    for (unsigned w = 0; w < 4; w++)
+        for (uint64_t bits = a->touched[w]; bits != 0; bits &= bits - 1) {
+            unsigned k = w * 64 + (unsigned)__builtin_ctzll(bits);
+            uint64_t n = a->by_flags[k];
+            r->count += n;
+            r->correct += k & GA_ERR_CORRECT ? n : 0;
+            r->faithful += k & GA_ERR_FAITHFUL ? n : 0;
+            r->nan_outputs += k & GA_ERR_NAN ? n : 0;
+            r->not_nan += k & GA_ERR_NOT_NAN ? n : 0;
+            r->inf_outputs += k & GA_ERR_INF ? n : 0;
+            r->flushed += k & GA_ERR_FLUSHED ? n : 0;
+            r->zero_sign += k & GA_ERR_ZERO_SIGN ? n : 0;
+            r->sign_errors += k & SIGN_ERROR_BIT ? n : 0;
+        }
+}
+
+/* One pair's error into a region: ulp over pairs with a finite truth and a
+ * non-NaN dx, the dy-ulp error over those with dy finite too (q is NaN
+ * otherwise: dy_ulp_inverse is NaN for a dy not finite). */
+static inline __attribute__((always_inline)) void
+run_add(struct run_sums *a, unsigned key, uint64_t index, ga_bits x, ga_bits dy, ga_bits dx,
+        const struct ga_truth *t, const struct ga_error *e, double q)
+{
+    struct ga_backward_region *r = &a->r;
+
+    uint64_t bit = (uint64_t)1 << (key & 63);
+
+    if (!(a->touched[key >> 6] & bit)) {
+        a->touched[key >> 6] |= bit;
+        a->by_flags[key] = 0;
+    }
+    a->by_flags[key]++;
     if (isnan(e->ulp))
         return;
     r->ulp_count++;
@@ -50,8 +91,7 @@ static void region_add(struct ga_backward_region *r, const struct ga_format_layo
         r->max_ulp = e->ulp;
         r->worst = (struct ga_backward_worst){ index, x, dy, dx, t->rounded, e->ulp };
     }
-    if (isfinite(dyd) && !isnan(e->abs)) {
-        double q = e->abs / ga_ulp(f, dyd);
+    if (!isnan(q)) {
         r->dy_ulp_count++;
         r->sum_dy_ulp += q;
         if (q > r->max_dy_ulp)
@@ -59,24 +99,53 @@ static void region_add(struct ga_backward_region *r, const struct ga_format_layo
     }
 }
 
+void ga_backward_stats_add_run(struct ga_backward_stats *s, const struct ga_format_layout *c,
+                               uint64_t index, ga_bits x, size_t n, const ga_bits *dy,
+                               const ga_bits *dx, const struct ga_truth *t,
+                               const struct ga_backward_tables *tables)
+{
+    const struct ga_format *f = c->format;
+    double xd = tables ? tables->value[x] : ga_decode(f, x);
+    bool root = xd >= GA_ROOT_REGION_LO && xd <= GA_ROOT_REGION_HI, unfaithful = false;
+    struct run_sums all, in_root;
+
+    run_begin(&all, &s->all);
+    if (root)
+        run_begin(&in_root, &s->root);
+    for (size_t i = 0; i < n; i++) {
+        struct ga_error e;
+        double inverse, q;
+        unsigned key;
+        ga_error_compute(c, dx[i], &t[i], &e);
+        if (tables) {
+            inverse = tables->ulp_inverse[dy[i]];
+        } else {
+            double dyd = ga_decode(f, dy[i]);
+            inverse = isfinite(dyd) ? 1 / ga_ulp(f, dyd) : NAN;
+        }
+        q = e.abs * inverse;  /* |dx - dy d(x)| / ulp(dy): a power of 2, exact inverse */
+        key = e.flags | (wrong_sign(c, dx[i], &t[i]) ? SIGN_ERROR_BIT : 0);
+        run_add(&all, key, index + i, x, dy[i], dx[i], &t[i], &e, q);
+        if (root) {
+            run_add(&in_root, key, index + i, x, dy[i], dx[i], &t[i], &e, q);
+            unfaithful |= !(e.flags & GA_ERR_FAITHFUL)
+                          && (t[i].rounded & ~c->sign_mask) < c->nan_magnitude;
+        }
+    }
+    run_end(&all, &s->all);
+    if (root)
+        run_end(&in_root, &s->root);
+    if (unfaithful) {
+        s->unfaithful_lo = fmin(s->unfaithful_lo, xd);  /* fmin ignores the NaN of none */
+        s->unfaithful_hi = fmax(s->unfaithful_hi, xd);
+    }
+}
+
 void ga_backward_stats_add(struct ga_backward_stats *s, const struct ga_format_layout *c,
                            uint64_t index, ga_bits x, ga_bits dy, ga_bits dx,
                            const struct ga_truth *t)
 {
-    const struct ga_format *f = c->format;
-    struct ga_error e;
-    double xd = ga_decode(f, x);
-    int sign_error = wrong_sign(f, dx, t);
-
-    ga_error_compute(c, dx, t, &e);
-    region_add(&s->all, c, index, x, dy, dx, t, &e, sign_error);
-    if (xd >= GA_ROOT_REGION_LO && xd <= GA_ROOT_REGION_HI) {
-        region_add(&s->root, c, index, x, dy, dx, t, &e, sign_error);
-        if (!(e.flags & GA_ERR_FAITHFUL) && !ga_is_nan(f, t->rounded)) {
-            s->unfaithful_lo = fmin(s->unfaithful_lo, xd);  /* fmin ignores the NaN of none */
-            s->unfaithful_hi = fmax(s->unfaithful_hi, xd);
-        }
-    }
+    ga_backward_stats_add_run(s, c, index, x, 1, &dy, &dx, t, NULL);
 }
 
 static void region_merge(struct ga_backward_region *a, const struct ga_backward_region *b)

@@ -1,18 +1,41 @@
 /* The backward sweep engine.  Pairs go in fixed chunks of GA_BACKWARD_CHUNK;
  * each chunk's statistics are kept apart and merged in chunk order, so the
  * sums and the worst pair are the same for any thread count.  For a 16-bit
- * format swept over many pairs, d(x) is computed once for each of the 2^16
- * encodings first (ga_grad_value, MPFR); otherwise once per pair. */
+ * format swept over many pairs, d(x) and the inverse ulp of every encoding
+ * are tabled first (d(x) by ga_grad_value, MPFR), and the truths of the
+ * pairs that share an x come from one rounding decision per dy significand
+ * (backward_memo.h); a kernel with a factor k(x) computes it once per x
+ * (ga_backward_run).  Otherwise d(x) is computed once per pair. */
 #include "sweep/backward_sweep.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <omp.h>
 
 #include "truth/backward.h"
+#include "truth/backward_memo.h"
 
 #define GA_BACKWARD_CHUNK 65536
+#define GA_BACKWARD_RUN 512     /* truths computed ahead of their statistics */
+
+/* What a sweep of a format of 16 bits or fewer looks up per encoding
+ * instead of computing per pair: d(x), and the values (ga_decode's own
+ * table where it has one, else values) and inverse ulps. */
+struct encoding_tables {
+    struct ga_grad_value *grad;
+    double *values, *ulp_inverse;
+    struct ga_backward_tables lookup;
+};
+
+static void tables_free(struct encoding_tables *t)
+{
+    free(t->grad);
+    free(t->values);
+    free(t->ulp_inverse);
+    *t = (struct encoding_tables){ NULL, NULL, NULL, { NULL, NULL } };
+}
 
 /* d(x) of every encoding of a 16-bit format; NULL when some is undecided. */
 static struct ga_grad_value *grad_table(enum ga_function fn, const struct ga_format *f)
@@ -33,9 +56,57 @@ static struct ga_grad_value *grad_table(enum ga_function fn, const struct ga_for
     return table;
 }
 
+/* The values and inverse ulps of every encoding; 0, or -1 out of memory. */
+static int value_tables(const struct ga_format *f, struct encoding_tables *t)
+{
+    size_t n = (size_t)ga_encoding_count(f);
+    const double *value = ga_decode_table(f);
+
+    if (value == NULL) {
+        if ((t->values = malloc(n * sizeof *t->values)) == NULL)
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            t->values[i] = ga_decode(f, (ga_bits)i);
+        value = t->values;
+    }
+    t->ulp_inverse = malloc(n * sizeof *t->ulp_inverse);
+    if (t->ulp_inverse == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        t->ulp_inverse[i] = isfinite(value[i]) ? 1 / ga_ulp(f, value[i]) : NAN;
+    t->lookup = (struct ga_backward_tables){ value, t->ulp_inverse };
+    return 0;
+}
+
+/* The truths and statistics of a chunk from the tables, in runs of pairs
+ * with one x (a whole chunk of pairs:all; one pair of pairs:random); memo
+ * NULL when f has none (every truth by ga_backward_truth). */
+static int measure_tabled(const struct ga_backward_sweep *s, const struct ga_format_layout *c,
+                          const struct encoding_tables *tab, struct ga_backward_memo *memo,
+                          uint64_t start, size_t n, struct ga_backward_stats *st,
+                          const ga_bits *x, const ga_bits *dy, const ga_bits *dx)
+{
+    struct ga_truth t[GA_BACKWARD_RUN];
+
+    for (size_t i = 0, m; i < n; i += m) {
+        const struct ga_grad_value *g = &tab->grad[x[i]];
+        if (memo != NULL && (i == 0 || x[i] != x[i - 1]))
+            ga_backward_memo_set_x(memo, x[i], g);
+        for (m = 0; i + m < n && m < GA_BACKWARD_RUN && x[i + m] == x[i]; m++) {
+            int status = memo ? ga_backward_memo_truth(memo, dy[i + m], &t[m])
+                              : ga_backward_truth(s->reference, c->format, g, x[i], dy[i + m], &t[m]);
+            if (status != GA_TRUTH_OK)
+                return -1;
+        }
+        ga_backward_stats_add_run(st, c, start + i, x[i], m, dy + i, dx + i, t, &tab->lookup);
+    }
+    return 0;
+}
+
 static int run_chunk(const struct ga_backward_sweep *s, const struct ga_format_layout *c,
-                     const struct ga_grad_value *table, uint64_t start, size_t n,
-                     struct ga_backward_stats *st, ga_bits *x, ga_bits *dy, ga_bits *dx)
+                     const struct encoding_tables *tab, struct ga_backward_memo *memo,
+                     uint64_t start, size_t n, struct ga_backward_stats *st,
+                     ga_bits *x, ga_bits *dy, ga_bits *dx)
 {
     const struct ga_format *f = c->format;
     struct ga_grad_value own = { GA_GRAD_NAN, 0, 0, 0, 0 };  /* d at the last x, without a table */
@@ -58,13 +129,14 @@ static int run_chunk(const struct ga_backward_sweep *s, const struct ga_format_l
             return 0;
         }
     }
+    if (tab->grad != NULL)
+        return measure_tabled(s, c, tab, memo, start, n, st, x, dy, dx);
     for (size_t i = 0; i < n; i++) {
-        const struct ga_grad_value *g = table ? &table[x[i]] : &own;
         struct ga_truth t;
-        if (table == NULL && (i == 0 || x[i] != x[i - 1])
+        if ((i == 0 || x[i] != x[i - 1])
             && ga_grad_value(s->reference, ga_decode(f, x[i]), &own) != GA_TRUTH_OK)
             return -1;
-        if (ga_backward_truth(s->reference, f, g, x[i], dy[i], &t) != GA_TRUTH_OK)
+        if (ga_backward_truth(s->reference, f, &own, x[i], dy[i], &t) != GA_TRUTH_OK)
             return -1;
         ga_backward_stats_add(st, c, start + i, x[i], dy[i], dx[i], &t);
     }
@@ -78,7 +150,7 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
     uint64_t size = s->pairs->size;
     size_t chunks = (size_t)((size + GA_BACKWARD_CHUNK - 1) / GA_BACKWARD_CHUNK);
     struct ga_backward_stats *per = calloc(chunks ? chunks : 1, sizeof *per);
-    struct ga_grad_value *table = NULL;
+    struct encoding_tables tab = { NULL, NULL, NULL, { NULL, NULL } };
     struct ga_format_layout c;
     int failed = 0;
 
@@ -90,16 +162,20 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
         omp_set_num_threads(s->threads);
     ga_format_layout_init(&c, f);
     if (f->bits <= 16 && size >= ((uint64_t)1 << 20)) {
-        table = grad_table(s->reference, f);
-        if (table == NULL) {
+        tab.grad = grad_table(s->reference, f);
+        if (tab.grad == NULL || value_tables(f, &tab) != 0) {
             free(per);
-            snprintf(err, errlen, "the derivative was not decided for some %s input", f->name);
+            tables_free(&tab);
+            snprintf(err, errlen, "the derivative was not decided for some %s input, "
+                     "or out of memory", f->name);
             return -1;
         }
     }
     #pragma omp parallel reduction(|:failed)
     {
         ga_bits *x = malloc(3 * GA_BACKWARD_CHUNK * sizeof *x);
+        struct ga_backward_memo memo = { .entries = NULL };  /* freed whether used or not */
+        int have_memo = tab.grad != NULL && ga_backward_memo_init(&memo, s->reference, f) == 0;
         if (x == NULL)
             failed = 1;
         #pragma omp for schedule(dynamic, 1)
@@ -107,16 +183,17 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
             uint64_t start = (uint64_t)k * GA_BACKWARD_CHUNK;
             size_t n = (size_t)(size - start < GA_BACKWARD_CHUNK ? size - start : GA_BACKWARD_CHUNK);
             if (x != NULL && !failed)
-                failed |= run_chunk(s, &c, table, start, n, &per[k], x, x + GA_BACKWARD_CHUNK,
-                                    x + 2 * GA_BACKWARD_CHUNK) != 0;
+                failed |= run_chunk(s, &c, &tab, have_memo ? &memo : NULL, start, n, &per[k], x,
+                                    x + GA_BACKWARD_CHUNK, x + 2 * GA_BACKWARD_CHUNK) != 0;
         }
         free(x);
+        ga_backward_memo_free(&memo);
     }
     ga_backward_stats_init(out);
     for (size_t k = 0; k < chunks && !failed; k++)
         ga_backward_stats_merge(out, &per[k]);
     free(per);
-    free(table);
+    tables_free(&tab);
     if (failed)
         snprintf(err, errlen, "a truth was not decided, or the domain could not be read");
     return failed ? -1 : 0;

@@ -111,8 +111,8 @@ void ga_error_compute_general(const struct ga_format_layout *c, ga_bits y, const
                 out->rel = ldexp(fabs(ys) / fabs(mant), s > 4000 ? 4000 : (int)s);
             }
         }
-        if (y_inf)
-            set_all(out, INFINITY);
+        if (y_inf)  /* an overflow: the correctly rounded infinity is no error */
+            set_all(out, flags & GA_ERR_CORRECT ? 0.0 : INFINITY);
     }
     if (!(flags & GA_ERR_CORRECT) && t->direction != 0 && y == ga_error_bracket(c, t))
         flags |= GA_ERR_FAITHFUL;

@@ -6,7 +6,10 @@
  *   subnormal ulp 2^(emin - p + 1) for f = 0 (doc/metrics.md, 'ulp error').  Computed
  *   on values scaled by 2^-ulp, so exact values far below the double range keep
  *   their ulp; a part below 2^-1000 ulp is dropped.  +inf for an infinite
- *   output where the truth is finite; for f = +-inf, 0 when y is that
+ *   output where the truth is finite, except where that infinity is the
+ *   correctly rounded result (f beyond the overflow threshold, a backward
+ *   sweep's dy d(x)): 0, as every correctly rounded output, and so are the
+ *   relative and absolute errors; for f = +-inf, 0 when y is that
  *   infinity and +inf otherwise.
  * - relative error: |y - f| / |f|; for f = 0 (x = +-0 or -inf) it is 0 when y
  *   is a zero and +inf otherwise.
@@ -227,6 +230,16 @@ ga_error_compute(const struct ga_format_layout *c, ga_bits y, const struct ga_tr
         out->distance = ga_error_distance(c, y, r);
         out->flags = (ymag == 0 ? GA_ERR_FLUSHED : 0)
                    | (t->direction != 0 && y == ga_error_bracket(c, t) ? GA_ERR_FAITHFUL : 0);
+        return;
+    }
+    if (ymag == 0 && rmag == 0 && normal_mant && E - c->ulp_exp_min < GA_ERROR_TINY_SCALE_EXP) {
+        /* a zero where the truth rounds to a zero, far below the smallest
+         * subnormal (a backward sweep's left tail): nothing measurable but
+         * the zero's sign; ga_error_compute_general's results there */
+        out->ulp = out->abs = 0.0;
+        out->rel = 1.0;
+        out->flags = y == r ? GA_ERR_CORRECT | GA_ERR_FAITHFUL : GA_ERR_ZERO_SIGN;
+        out->distance = 0;
         return;
     }
     if (y == r && ymag == 0 && E <= c->emin && normal_mant) {

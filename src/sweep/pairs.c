@@ -68,7 +68,7 @@ int ga_pairs_fill(const struct ga_pairs *p, uint64_t start, size_t n, ga_bits *x
     switch (p->kind) {
     case GA_PAIRS_ALL:
         for (size_t i = 0; i < n; i++) {
-            x[i] = (ga_bits)((start + i) >> 16);
+            x[i] = (ga_bits)(((start + i) >> 16) * (p->x_stride > 1 ? p->x_stride : 1));
             dy[i] = (ga_bits)((start + i) & 0xffff);
         }
         return 0;

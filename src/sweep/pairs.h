@@ -1,7 +1,10 @@
 /* Pair domains: the (x, dy) pairs a backward sweep visits.
  *
  *   pairs:all              every pair of a 16-bit format, 2^32 of them:
- *                          pair i is x = i >> 16, dy = i & 0xffff (x-major)
+ *                          pair i is x = i >> 16, dy = i & 0xffff (x-major);
+ *                          with x_stride K > 1 (set by a program, not
+ *                          parsed: the benchmark's quick look), x =
+ *                          (i >> 16) K over 2^32 / K pairs
  *   pairs:random:N[:SEED]  N pairs drawn uniformly from all encodings of
  *                          both (1 <= N <= 2^32, SEED 1): pair i is both
  *                          halves of splitmix64(SEED * 0x9e3779b97f4a7c15 + i)
@@ -23,6 +26,7 @@ struct ga_pairs {
     const struct ga_format *format;
     uint64_t size;
     uint64_t seed;       /* random */
+    unsigned x_stride;   /* all: 0 or 1 for every x, else every x_stride-th */
     ga_bits dy;          /* fixed dy */
     struct ga_domain x;  /* fixed dy: the x domain; sources: x's */
     struct ga_source dy_source;  /* sources: dy's */
