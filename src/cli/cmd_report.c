@@ -282,6 +282,7 @@ static int grade_outside(const struct ga_format *f, const struct ga_real_outputs
                 ga_graded_attach(&g[r], e->name, r == 0 ? &d : &second, &m[r]);
                 m[r].reference = refs[r];
                 m[r].want_profile = false;
+                m[r].want_shape = true;
             }
             /* The inputs must be the domain the section names: at least as many. */
             if (g[0].inputs.length != stated.size) {
