@@ -448,6 +448,8 @@ static int take_merged(const struct ga_format *f, struct ga_measurement *m, size
         p->m.stats = NULL;
         mj->profile = e->profiles[j];
         e->profiles[j] = NULL;
+        mj->shape = p->m.shape;
+        p->m.shape = NULL;
         mj->failed = p->m.failed;
         mj->failed_inputs = p->m.failed_inputs;
         mj->failed_batches = p->m.failed_batches;
