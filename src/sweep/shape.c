@@ -114,8 +114,8 @@ static void judge_ordered(struct ga_shape *s, ga_bits a, ga_bits b, int64_t ka, 
 }
 
 /* Adjacent inputs u, v (either order) with outputs and truths. */
-static void judge(struct ga_shape *s, ga_bits u, ga_bits yu, ga_bits ru, ga_bits v, ga_bits yv,
-                  ga_bits rv)
+static __attribute__((noinline, cold)) void judge(struct ga_shape *s, ga_bits u, ga_bits yu,
+                                                  ga_bits ru, ga_bits v, ga_bits yv, ga_bits rv)
 {
     const struct ga_format *f = s->format;
     const ga_bits sm = ga_sign_mask(f);
@@ -129,6 +129,13 @@ static void judge(struct ga_shape *s, ga_bits u, ga_bits yu, ga_bits ru, ga_bits
         judge_ordered(s, u, v, ku, kv, yu, yv, key_of(sm, yu), key_of(sm, yv), ru, rv);
     else if (kv < ku)
         judge_ordered(s, v, u, kv, ku, yv, yu, key_of(sm, yv), key_of(sm, yu), rv, ru);
+}
+
+static __attribute__((noinline, cold)) void sign_error(struct ga_shape *s, ga_bits x, ga_bits y)
+{
+    s->sign_errors++;
+    if (before_input(ga_sign_mask(s->format), x, &s->first_sign_error))
+        s->first_sign_error = (struct ga_shape_point){ true, x, y };
 }
 
 /* The minima, the sign errors and the pairs of a chunk in one pass; inputs
@@ -170,18 +177,15 @@ void ga_shape_add_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y,
             s->minimum = (struct ga_shape_point){ true, xi, yi };
             min_key = ky;
         }
-        if (kx != 0 && ky != 0 && (kx < 0) != (ky < 0)) {
-            s->sign_errors++;
-            if (before_input(sm, xi, &s->first_sign_error))
-                s->first_sign_error = (struct ga_shape_point){ true, xi, yi };
-        }
+        if (__builtin_expect(kx != 0 && ky != 0 && (kx < 0) != (ky < 0), 0))
+            sign_error(s, xi, yi);
         if (s->monotone && prev_ok && kx != kx_prev) {
             /* a < b: (ka, kya) and (kb, kyb); the usual case decided here */
             bool up = kx_prev < kx;
             int64_t ka = up ? kx_prev : kx, kb = up ? kx : kx_prev;
             int64_t kya = up ? ky_prev : ky, kyb = up ? ky : ky_prev;
             bool left = kb <= key_left, right = ka >= key_right;
-            if ((!left && !right) || (left && kya < kyb) || (right && kya > kyb))
+            if (__builtin_expect((!left && !right) || (left && kya < kyb) || (right && kya > kyb), 0))
                 judge(s, x[i - 1], y[i - 1], t[i - 1].rounded, xi, yi, t[i].rounded);
             else
                 s->side[left ? GA_SHAPE_LEFT : GA_SHAPE_RIGHT].pairs++;
