@@ -190,6 +190,29 @@ static void same_sides(const struct ga_shape *a, const struct ga_shape *b)
     }
 }
 
+/* stride:1024 in float16 visits +inf then -0: no pair of neighbours. */
+static void test_signs_apart(void **state)
+{
+    const struct ga_format *f = ga_format_get(GA_FLOAT16);
+    ga_bits x[4] = { 0x7bff, 0x7c00, 0x8000, 0x8001 }, y[4];
+    struct ga_truth t[4];
+    struct ga_shape s;
+    (void)state;
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(ga_truth_mpfr(GA_GELU, f, x[i], &t[i]), GA_TRUTH_OK);
+        y[i] = t[i].rounded;
+    }
+    ga_shape_init(&s, f, GA_GELU, true, false);
+    ga_shape_add_chunk(&s, x, y, t, 4);
+    /* (65504, +inf) and (-0, -6e-8), both right of x0 */
+    assert_int_equal(s.side[GA_SHAPE_RIGHT].pairs, 2);
+    assert_int_equal(s.side[GA_SHAPE_LEFT].pairs, 0);
+    ga_shape_init(&s, f, GA_GELU, true, false);
+    ga_shape_join(&s, &(struct ga_shape_edge){ true, x[1], y[1], t[1].rounded },
+                  &(struct ga_shape_edge){ true, x[2], y[2], t[2].rounded });
+    assert_int_equal(s.side[GA_SHAPE_RIGHT].pairs, 0);
+}
+
 /* One chunk, or the same inputs cut in two and joined (by the ledger, in
  * either order of arrival, or by merging runs in domain order): the same
  * figures. */
@@ -339,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_plants_reverse_neighbours),
         cmocka_unit_test(test_sweep_counts_plants),
         cmocka_unit_test(test_random_domain_not_ordered),
+        cmocka_unit_test(test_signs_apart),
         cmocka_unit_test(test_cut_and_join),
         cmocka_unit_test(test_odd_identity_exact),
     };

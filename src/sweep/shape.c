@@ -121,8 +121,9 @@ static __attribute__((noinline, cold)) void judge(struct ga_shape *s, ga_bits u,
     const ga_bits sm = ga_sign_mask(f);
     int64_t ku, kv;
 
-    if (ga_is_nan(f, u) || ga_is_nan(f, v) || ga_is_nan(f, yu) || ga_is_nan(f, yv))
-        return;
+    if (ga_is_nan(f, u) || ga_is_nan(f, v) || ga_is_nan(f, yu) || ga_is_nan(f, yv)
+        || ((u ^ v) & sm) != 0)
+        return;  /* of opposite signs: +inf and -0 in stride:2^(bits-1-k), not neighbours */
     ku = key_of(sm, u);
     kv = key_of(sm, v);
     if (ku < kv)
@@ -150,6 +151,7 @@ void ga_shape_add_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y,
     const int64_t key_left = s->key_left, key_right = s->key_right;
     bool prev_ok = false;   /* the input before: a number with a number as output */
     int64_t kx_prev = 0, ky_prev = 0;
+    ga_bits sign_prev = 0;
     /* the minima's keys: an input above them cannot replace them */
     int64_t min_key = s->minimum.has ? key_of(sm, s->minimum.y) : INT64_MAX;
     int64_t truth_min_key = s->truth_minimum.has ? key_of(sm, s->truth_minimum.y) : INT64_MAX;
@@ -179,7 +181,7 @@ void ga_shape_add_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y,
         }
         if (__builtin_expect(kx != 0 && ky != 0 && (kx < 0) != (ky < 0), 0))
             sign_error(s, xi, yi);
-        if (s->monotone && prev_ok && kx != kx_prev) {
+        if (s->monotone && prev_ok && kx != kx_prev && (xi & sm) == sign_prev) {
             /* a < b: (ka, kya) and (kb, kyb); the usual case decided here */
             bool up = kx_prev < kx;
             int64_t ka = up ? kx_prev : kx, kb = up ? kx : kx_prev;
@@ -193,6 +195,7 @@ void ga_shape_add_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y,
         prev_ok = true;
         kx_prev = kx;
         ky_prev = ky;
+        sign_prev = xi & sm;
     }
 }
 
