@@ -8,14 +8,17 @@
  *       inputs, with the same threads and chunks (target <= 3x);
  *   (d) time ratio 1 thread / 2 threads on the sweep (target >= 1.8x);
  *   (e) as (c) with 1 thread: the overhead of truth and statistics
- *       alone, without the threads' scheduling (target <= 2x).
+ *       alone, without the threads' scheduling (target <= 2x);
  *   (f) wall time of the exhaustive bfloat16 backward sweep of
  *       pytorch_gelu_backward over all 2^32 pairs (x, dy), every statistic,
- *       2 threads (target <= 60 s).
+ *       2 threads (target <= 60 s);
+ *   (g) as (e) with the shape too (sweep/shape.h), as `gelu-acc sweep`
+ *       measures: its own cost, the kernel run again on -x included.
  * GELU_ACC_BENCH_STRIDE=K runs (a), (c), (d) and (e) on every Kth encoding
  * instead of all 2^32, and (f) on every Kth x with every dy (for a quick
  * look; the published figures use 1). */
 #include <omp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -32,11 +35,13 @@ static double now(void)
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* The sweep of (a) and (d): erf against exact GELU, every statistic. */
+/* The sweep of (a) and (d): erf against exact GELU, every statistic (and
+ * for (f) the shape). */
 static double time_sweep(const struct ga_format *f, const struct ga_domain *d, int threads,
-                         uint64_t *correct)
+                         bool shape, uint64_t *correct)
 {
-    struct ga_measurement m = { .impl = ga_catalogue_find("erf"), .reference = GA_GELU };
+    struct ga_measurement m = { .impl = ga_catalogue_find("erf"), .reference = GA_GELU,
+                                .want_shape = shape };
     struct ga_sweep_options o = { .oracle = GA_ORACLE_FAST, .threads = threads };
     struct ga_summary s;
     ga_bits undecided;
@@ -139,7 +144,7 @@ int main(void)
     ga_bits *x;
     size_t n;
     uint64_t c1, c2, pairs, pairs_correct;
-    double sweep2, sweep1, bare, bare1, fast, mpfr, backward;
+    double sweep2, sweep1, bare, bare1, fast, mpfr, backward, shaped1;
 
     if (stride < 1)
         stride = 1;
@@ -160,10 +165,11 @@ int main(void)
     mpfr = time_oracle(GA_ORACLE_MPFR, f, x, n);
     free(x);
 
-    sweep2 = time_sweep(f, &d, 2, &c2);
+    sweep2 = time_sweep(f, &d, 2, false, &c2);
     bare = time_bare_loop(f, &d, 2);
-    sweep1 = time_sweep(f, &d, 1, &c1);
+    sweep1 = time_sweep(f, &d, 1, false, &c1);
     bare1 = time_bare_loop(f, &d, 1);
+    shaped1 = time_sweep(f, &d, 1, true, &c1);
     if (c1 != c2) {
         fprintf(stderr, "bench: 1 and 2 threads disagree\n");
         return 1;
@@ -186,6 +192,9 @@ int main(void)
            "every statistic, 2 threads: %.1f s (%.1f ns per pair per core, %.2f %% correctly "
            "rounded; target <= 60 s for all 2^32)\n", (unsigned long long)pairs, stride, backward,
            backward * 2e9 / (double)pairs, 100.0 * (double)pairs_correct / (double)pairs);
+    printf("(g) the same as (e) with the shape (monotonicity, minimum, signs, the kernel on -x "
+           "for the odd identity): %.2fx (%.1f s; the shape adds %.0f %%)\n", shaped1 / bare1,
+           shaped1, 100 * (shaped1 / sweep1 - 1));
     ga_domain_free(&d);
     ga_domain_free(&slice);
     return 0;

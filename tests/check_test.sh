@@ -89,9 +89,13 @@ check "grade rejects a float16 file given as bfloat16" \
 same_figures='
 import json, sys
 g, s = (json.load(open(p))[0] for p in sys.argv[1:])
-names = {"impl", "models", "formula", "computes", "domain"}
+names = {"impl", "models", "formula", "computes", "domain", "shape"}
 diff = [k for k in s if k not in names and g.get(k) != s[k]]
-assert not diff and g["count"] == 200000, [(k, g.get(k), s[k]) for k in diff]'
+assert not diff and g["count"] == 200000, [(k, g.get(k), s[k]) for k in diff]
+# the shape: graded outputs cannot run -x (odd), and neither domain is ordered
+gs, ss = g["shape"], s["shape"]
+assert gs["odd"] is None and ss["odd"] is not None and gs["monotone"] is None is ss["monotone"]
+assert all(gs[k] == ss[k] for k in ("minimum", "truth_minimum", "sign_errors", "first_sign_error"))'
 check "outputs computed in Python grade like the 'double' sweep" \
     bash -c "$GELU_ACC inputs --format float32 --domain random:200000 -o $tmp/r.npy &&
              $PYTHON $src/tests/gelu_double.py $tmp/r.npy $tmp/r.raw &&

@@ -40,6 +40,7 @@ static void fixture_open(struct fixture *fx, const char *format, const char *imp
     fx->m.impl = ga_catalogue_find(impl);
     assert_non_null(fx->m.impl);
     fx->m.reference = GA_GELU;
+    fx->m.want_shape = true;
     assert_int_equal(ga_partial_identity_init(&fx->id, "gelu-accuracy test", fx->f, impl,
                                               &fx->m, &fx->d, GA_ORACLE_FAST, 0, 0), 0);
 }
@@ -61,6 +62,26 @@ static void assert_same_stats(const struct ga_stats *a, const struct ga_stats *b
     assert_int_equal(a->extent_min, b->extent_min);
     assert_int_equal(a->extent_max, b->extent_max);
     assert_memory_equal(a->region, b->region, sizeof a->region);
+}
+
+/* The shapes' figures (sweep/shape.h), the pairs across shards included. */
+static void assert_same_shape(const struct ga_shape *a, const struct ga_shape *b)
+{
+    assert_non_null(a);
+    assert_non_null(b);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(a->side[i].pairs, b->side[i].pairs);
+        assert_int_equal(a->side[i].violations, b->side[i].violations);
+        assert_int_equal(a->side[i].worst.lo, b->side[i].worst.lo);
+        assert_int_equal(a->side[i].first.lo, b->side[i].first.lo);
+    }
+    assert_int_equal(a->minimum.x, b->minimum.x);
+    assert_int_equal(a->minimum.y, b->minimum.y);
+    assert_int_equal(a->truth_minimum.x, b->truth_minimum.x);
+    assert_int_equal(a->sign_errors, b->sign_errors);
+    assert_int_equal(a->odd_pairs, b->odd_pairs);
+    assert_int_equal(a->odd_breaks, b->odd_breaks);
+    assert_int_equal(a->first_odd_break.x, b->first_odd_break.x);
 }
 
 /* Shards K/N: [floor((K-1)C/N), floor(KC/N)), adjacent, covering [0, C). */
@@ -116,6 +137,7 @@ static void test_merged_equals_one_sweep(void **state)
                 parts[n - k] = swept_shard(&fx, k, n);
             assert_int_equal(ga_partials_merge(parts, n, &all, &why), GA_PARTIALS_OK);
             assert_same_stats(all->m.stats, one.stats);
+            assert_same_shape(all->m.shape, one.shape);
             assert_int_equal(all->next, all->end);
             ga_partial_free(all);
             for (uint32_t k = 0; k < n; k++)
@@ -163,6 +185,7 @@ static void test_round_trip(void **state)
     assert_int_equal(back->end, p->end);
     assert_int_equal(back->next, p->next);
     assert_same_stats(back->m.stats, p->m.stats);
+    assert_same_shape(back->m.shape, p->m.shape);
     assert_true(back->m.failed);
     assert_int_equal(back->m.failure_spans, 300);
     assert_int_equal(back->m.failure_count, 2);
@@ -208,10 +231,10 @@ static void test_truncated_and_corrupt(void **state)
     }
     assert_int_equal(ga_partial_decode(a, n, &back, &err), GA_IO_OK);
     ga_partial_free(back);
-    a[16] = 2;  /* the version, little-endian after the 16-byte magic */
+    a[16] = 3;  /* the version, little-endian after the 16-byte magic */
     assert_int_equal(ga_partial_decode(a, n, &back, &err), GA_IO_UNSUPPORTED);
-    assert_non_null(strstr(err.message, "version 2"));
-    a[16] = 1;
+    assert_non_null(strstr(err.message, "version 3"));
+    a[16] = 2;
     a[0] = 'G';
     assert_int_equal(ga_partial_decode(a, n, &back, &err), GA_IO_MALFORMED);
     assert_non_null(strstr(err.message, "not a partial file"));

@@ -12,9 +12,24 @@ static const char help[] =
     "Computes with MPFR, and prints, facts about GELU: its minimum x0 (bracketed\n"
     "by the proved sign of gelu') and gelu(x0), the same for the tanh form, the\n"
     "largest difference of the tanh form and of quick GELU x*sigmoid(1.702x) from\n"
-    "exact GELU and where, and for each format the largest negative input whose\n"
-    "correctly rounded gelu and gelu_tanh are -0 (doc/mathematics.md).\n"
+    "exact GELU and where; for each format, where the correctly rounded gelu and\n"
+    "gelu_tanh of a negative input are -0 (a left tail up to the largest such input,\n"
+    "and an interval next to zero from the least one, or every negative input), and\n"
+    "both minima's values rounded to the format (doc/mathematics.md).\n"
     "  --json         one JSON object instead of text\n";
+
+/* "  name: value (bits)", or "  name: none". */
+static void print_input(const struct ga_format *f, const char *name, bool has, ga_bits x)
+{
+    char hex[GA_BITS_TEXT_LEN];
+
+    if (!has) {
+        printf("  %s: none", name);
+        return;
+    }
+    ga_format_bits(f, x, hex);
+    printf("  %s: %.*g (%s)", name, ga_cli_digits(f), ga_decode(f, x), hex);
+}
 
 static void print_text(const struct ga_facts *k)
 {
@@ -32,22 +47,36 @@ static void print_text(const struct ga_facts *k)
         printf("largest |%s - gelu| = %.6e at x = +-%.16g (%s - gelu = %+.16g there)\n",
                approx_names[i], fabs(d[i]->diff), d[i]->x, i == 0 ? "gelu_tanh" : "quick",
                d[i]->diff);
-    printf("largest negative input whose truth is -0 (every input below it gives -0):\n");
-    for (int f = 0; f < GA_FIRST_SMALL_FORMAT; f++) {  /* the wide formats */
+    printf("where the truth of a negative input is -0: the tail (every input at and below\n"
+           "x), next to zero (every input from x up to -0); and the minima rounded:\n");
+    for (int f = 0; f < GA_FORMAT_COUNT; f++) {
         const struct ga_format *fmt = ga_format_get((enum ga_format_id)f);
-        printf("  %-9s", fmt->name);
         for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
-            char hex[GA_BITS_TEXT_LEN];
-            if (!k->has_zero_from[f][fn]) {
-                printf("  %s: none", ga_function_name((enum ga_function)fn));
-                continue;
+            printf("  %-13s %-9s", fmt->name, ga_function_name((enum ga_function)fn));
+            if (k->all_zero[f][fn]) {
+                printf("  -0 for every negative input");
+            } else {
+                print_input(fmt, "tail", k->has_zero_from[f][fn], k->zero_from[f][fn]);
+                print_input(fmt, "next to zero", k->has_zero_near[f][fn], k->zero_near[f][fn]);
             }
-            ga_format_bits(fmt, k->zero_from[f][fn], hex);
-            printf("  %s: %.*g (%s)", ga_function_name((enum ga_function)fn),
-                   ga_cli_digits(fmt), ga_decode(fmt, k->zero_from[f][fn]), hex);
+            print_input(fmt, "minimum", true, k->minimum_rounded[f][fn]);
+            putchar('\n');
         }
-        putchar('\n');
     }
+}
+
+/* "name": {"x": ..., "bits": "..."} or "name": null. */
+static void json_input(const struct ga_format *f, const char *name, bool has, ga_bits x)
+{
+    char hex[GA_BITS_TEXT_LEN];
+
+    printf("\"%s\": ", name);
+    if (!has) {
+        printf("null");
+        return;
+    }
+    ga_format_bits(f, x, hex);
+    printf("{\"x\": %.17g, \"bits\": \"%s\"}", ga_decode(f, x), hex);
 }
 
 static void print_json(const struct ga_facts *k)
@@ -64,21 +93,21 @@ static void print_json(const struct ga_facts *k)
     for (int i = 0; i < 2; i++)
         printf("  \"%s\": {\"largest_at\": %.17g, \"difference\": %.17g},\n", diff_keys[i],
                d[i]->x, d[i]->diff);
-    printf("  \"zero_from\": {");
-    for (int f = 0; f < GA_FIRST_SMALL_FORMAT; f++) {  /* the wide formats */
+    printf("  \"formats\": {");
+    for (int f = 0; f < GA_FORMAT_COUNT; f++) {
         const struct ga_format *fmt = ga_format_get((enum ga_format_id)f);
         printf("%s\n    \"%s\": {", f ? "," : "", fmt->name);
         for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
-            char hex[GA_BITS_TEXT_LEN];
-            printf("%s\"%s\": ", fn ? ", " : "", ga_function_name((enum ga_function)fn));
-            if (!k->has_zero_from[f][fn]) {
-                printf("null");
-                continue;
-            }
-            ga_format_bits(fmt, k->zero_from[f][fn], hex);
-            printf("{\"x\": %.17g, \"bits\": \"%s\"}", ga_decode(fmt, k->zero_from[f][fn]), hex);
+            printf("%s\n      \"%s\": {\"every_negative_zero\": %s, ", fn ? "," : "",
+                   ga_function_name((enum ga_function)fn), k->all_zero[f][fn] ? "true" : "false");
+            json_input(fmt, "zero_from", k->has_zero_from[f][fn], k->zero_from[f][fn]);
+            printf(", ");
+            json_input(fmt, "zero_next_to_zero_from", k->has_zero_near[f][fn], k->zero_near[f][fn]);
+            printf(", ");
+            json_input(fmt, "minimum_rounded", true, k->minimum_rounded[f][fn]);
+            printf("}");
         }
-        printf("}");
+        printf("\n    }");
     }
     printf("\n  }\n}\n");
 }

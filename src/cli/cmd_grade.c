@@ -53,6 +53,7 @@ int ga_cmd_grade(int argc, char **argv)
         if (strcmp(argv[a], "--backward") == 0)
             return ga_cmd_grade_backward(argc, argv);
     m.reference = GA_GELU;
+    m.want_shape = true;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (opt) {

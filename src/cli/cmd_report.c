@@ -282,6 +282,7 @@ static int grade_outside(const struct ga_format *f, const struct ga_real_outputs
                 ga_graded_attach(&g[r], e->name, r == 0 ? &d : &second, &m[r]);
                 m[r].reference = refs[r];
                 m[r].want_profile = false;
+                m[r].want_shape = true;
             }
             /* The inputs must be the domain the section names: at least as many. */
             if (g[0].inputs.length != stated.size) {
@@ -447,6 +448,8 @@ static int take_merged(const struct ga_format *f, struct ga_measurement *m, size
         p->m.stats = NULL;
         mj->profile = e->profiles[j];
         e->profiles[j] = NULL;
+        mj->shape = p->m.shape;
+        p->m.shape = NULL;
         mj->failed = p->m.failed;
         mj->failed_inputs = p->m.failed_inputs;
         mj->failed_batches = p->m.failed_batches;

@@ -37,7 +37,11 @@ static const char help[] =
     "  D1,D2,...        the inputs of D1, then D2, ...\n"
     "float64 refuses all and stride: (2^64 encodings) and range:A:B over more\n"
     "than 2^32 encodings.\n"
-    "Prints a readable summary, or JSON / CSV (schemas in the README).\n"
+    "Prints a readable summary, or JSON / CSV (schemas in the README), with the\n"
+    "kernel's shape: adjacent inputs whose outputs go against gelu's order left\n"
+    "and right of its minimum (all, stride: and range: domains), its minimum,\n"
+    "nonzero outputs of the wrong sign, and x >= 0 where k(x) - k(-x) = x breaks\n"
+    "beyond the outputs' rounding (the kernel runs on -x too; doc/metrics.md).\n"
     "A plugin kernel runs in worker processes: a crash, a hang (--timeout per\n"
     "batch, default 10 s, at most 86400 s), an access past its arrays or an output\n"
     "that depends on its position in the batch is reported with the inputs where\n"
@@ -407,6 +411,7 @@ int ga_cmd_sweep(int argc, char **argv)
         snprintf(rank_checkpoint, n, "%s.%u-of-%u", sr.checkpoint, sr.shard, sr.shards);
         sr.checkpoint = rank_checkpoint;
     }
+    k.measurement.want_shape = true;
     if (sr.partial || sr.checkpoint || sr.ranks > 1) {
         status = sweep_share(&k, f, &so, rq.spec, k.plugin || k.real ? po.timeout_s : 0, &sr,
                              form);

@@ -1,6 +1,7 @@
 /* One CSV row per (implementation, reference, region): for spreadsheets. */
 #include "report/number_text.h"
 #include "report/result.h"
+#include "report/shape_print.h"
 
 static void hex_or_empty(FILE *out, const struct ga_format *f, bool has, ga_bits x)
 {
@@ -15,7 +16,8 @@ int ga_write_csv(FILE *out, const struct ga_result *r, size_t n)
 {
     fputs("impl,format,reference,region,count,correctly_rounded,faithful,max_ulp,max_ulp_input,"
           "mean_ulp,p50,p95,p99,max_rel,max_rel_input,max_abs,max_abs_input,flushed_to_zero,"
-          "nan,inf,wrong_zero_sign,faithful_lo,faithful_hi,zero_below\n", out);
+          "nan,inf,wrong_zero_sign,faithful_lo,faithful_hi,zero_below,", out);
+    fprintf(out, "%s\n", ga_shape_csv_header);
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k <= GA_REGION_COUNT; k++) {
             int g = k == 0 ? GA_REGION_ALL : k - 1;  /* "all" first, then left to right */
@@ -49,6 +51,7 @@ int ga_write_csv(FILE *out, const struct ga_result *r, size_t n)
             hex_or_empty(out, f, fi->exists && fi->has_hi, fi->hi);
             fputc(',', out);
             hex_or_empty(out, f, s->has_zero_below, s->zero_below);
+            ga_shape_write_csv(out, &r[i], g == GA_REGION_ALL);
             fputc('\n', out);
         }
     return ferror(out) ? -1 : 0;

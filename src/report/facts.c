@@ -3,14 +3,14 @@
  * differences: a scan of [1/64, 12] by 1/64, then golden-section search
  * around the largest, comparing values computed at 192 bits (each below
  * 2^-180 relative error by the analyses of doc/oracle.md, orders of
- * magnitude below what the comparisons resolve).  Thresholds of -0: the
- * bisection over encodings of report/underflow.c. */
+ * magnitude below what the comparisons resolve).  Where the truth is -0:
+ * report/facts_zero.c. */
 #include "report/facts.h"
 
 #include <math.h>
 #include <mpfr.h>
 
-#include "report/pictures.h"
+#include "formats/round_mpfr.h"
 #include "truth/grad_sign.h"
 
 #define PRECISION 192
@@ -69,8 +69,33 @@ static void distance(enum curve approx, double x, mpfr_ptr r)
     mpfr_clear(g);
 }
 
-static int minimum(int (*sign)(double, long), enum curve c, struct ga_fact_minimum *m)
+/* v rounded into every format, certified: f(x0) lies within 0.22 (hi - lo)^2
+ * < 2^-100 of v (below the bracket's 2^-53 width) plus v's own error below
+ * 2^-180, so when v - 2^-100 and v + 2^-100 round alike, f(x0) rounds so. */
+static int round_everywhere(mpfr_srcptr v, ga_bits rounded[GA_FORMAT_COUNT][GA_FUNCTION_COUNT],
+                            enum ga_function fn)
 {
+    mpfr_t below, above;
+    int status = 0;
+
+    mpfr_inits2(PRECISION, below, above, (mpfr_ptr)0);
+    mpfr_sub_d(below, v, 0x1p-100, MPFR_RNDD);
+    mpfr_add_d(above, v, 0x1p-100, MPFR_RNDU);
+    for (int id = 0; id < GA_FORMAT_COUNT; id++) {
+        const struct ga_format *f = ga_format_get((enum ga_format_id)id);
+        rounded[id][fn] = ga_round_mpfr(f, v);
+        if (ga_round_mpfr(f, below) != rounded[id][fn] || ga_round_mpfr(f, above) != rounded[id][fn])
+            status = -1;
+    }
+    mpfr_clears(below, above, (mpfr_ptr)0);
+    return status;
+}
+
+static int minimum(int (*sign)(double, long), enum curve c, struct ga_fact_minimum *m,
+                   ga_bits rounded[GA_FORMAT_COUNT][GA_FUNCTION_COUNT])
+{
+    int status;
+
     double lo = -0.76, hi = -0.74;
     mpfr_t v;
 
@@ -94,8 +119,10 @@ static int minimum(int (*sign)(double, long), enum curve c, struct ga_fact_minim
     m->lo = lo;
     m->hi = hi;
     m->value = mpfr_get_d(v, MPFR_RNDN);
+    status = hi - lo <= 0x1p-52 ? round_everywhere(v, rounded, c == GELU ? GA_GELU : GA_GELU_TANH)
+                                : -1;
     mpfr_clear(v);
-    return 0;
+    return status;
 }
 
 static void largest_difference(enum curve approx, struct ga_fact_largest_difference *d)
@@ -146,15 +173,10 @@ static void largest_difference(enum curve approx, struct ga_fact_largest_differe
 
 int ga_facts_compute(struct ga_facts *out)
 {
-    if (minimum(ga_gelu_grad_sign, GELU, &out->gelu_minimum) != 0
-        || minimum(ga_gelu_tanh_grad_sign, TANH, &out->tanh_minimum) != 0)
+    if (minimum(ga_gelu_grad_sign, GELU, &out->gelu_minimum, out->minimum_rounded) != 0
+        || minimum(ga_gelu_tanh_grad_sign, TANH, &out->tanh_minimum, out->minimum_rounded) != 0)
         return -1;
     largest_difference(TANH, &out->tanh_difference);
     largest_difference(QUICK, &out->quick_difference);
-    for (int i = 0; i < GA_FIRST_SMALL_FORMAT; i++)  /* the wide formats */
-        for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++)
-            out->has_zero_from[i][fn] = ga_underflow_threshold(
-                (enum ga_function)fn, ga_format_get((enum ga_format_id)i),
-                &out->zero_from[i][fn]) == 0;
-    return 0;
+    return ga_facts_zero_sets(out);
 }

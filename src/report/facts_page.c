@@ -11,6 +11,58 @@ static const char *const minimum_names[2] = { "gelu (exact)", "gelu_tanh" };
 static const char *const difference_names[2] = { "gelu_tanh &minus; gelu", "quick &minus; gelu" };
 static const char *const difference_md[2] = { "gelu_tanh − gelu", "quick − gelu" };
 
+/* An input's value with the digits its format needs (9 up to float32, as
+ * the first pages printed them), and its encoding. */
+static void input_text(const struct ga_format *f, ga_bits x, char *buf, size_t len)
+{
+    char hex[GA_BITS_TEXT_LEN];
+
+    ga_format_bits(f, x, hex);
+    snprintf(buf, len, "%.*g (%s)", f->bits > 32 ? 17 : 9, ga_decode(f, x), hex);
+}
+
+/* Where fn's truth is -0 in format f: the left tail, or (near) the
+ * interval next to zero. */
+static void zero_row(FILE *out, const struct ga_facts *k, int f, enum ga_function fn, bool near,
+                     bool html)
+{
+    const struct ga_format *fmt = ga_format_get((enum ga_format_id)f);
+    const char *row = html ? "<tr><td>%s</td><td>%s</td></tr>\n" : "| %s | %s |\n";
+    const char *minus = html ? "&minus;" : "−";
+    char what[128], value[256], x[96];
+
+    snprintf(what, sizeof what, "%s: %s is %s0 %s", fmt->name, ga_function_name(fn), minus,
+             near ? "next to zero" : "from");
+    if (k->all_zero[f][fn]) {
+        fprintf(out, row, what, "every negative input");
+        return;
+    }
+    if (!(near ? k->has_zero_near[f][fn] : k->has_zero_from[f][fn])) {
+        fprintf(out, row, what, near ? "no negative input" : "not found");
+        return;
+    }
+    input_text(fmt, near ? k->zero_near[f][fn] : k->zero_from[f][fn], x, sizeof x);
+    if (near)
+        snprintf(value, sizeof value, "x = %s up to %s0", x, minus);
+    else
+        snprintf(value, sizeof value, "x = %s and below", x);
+    fprintf(out, row, what, value);
+}
+
+/* Both minima's values rounded to format f. */
+static void minimum_row(FILE *out, const struct ga_facts *k, int f, bool html)
+{
+    const struct ga_format *fmt = ga_format_get((enum ga_format_id)f);
+    const char *row = html ? "<tr><td>%s</td><td>%s</td></tr>\n" : "| %s | %s |\n";
+    char what[128], value[256], x[2][96];
+
+    for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++)
+        input_text(fmt, k->minimum_rounded[f][fn], x[fn], sizeof x[fn]);
+    snprintf(what, sizeof what, "%s: the minima rounded", fmt->name);
+    snprintf(value, sizeof value, "gelu %s, gelu_tanh %s", x[GA_GELU], x[GA_GELU_TANH]);
+    fprintf(out, row, what, value);
+}
+
 /* One row per fact, in Markdown (html = false) or HTML. */
 static void rows(FILE *out, const struct ga_facts *k, bool html)
 {
@@ -37,22 +89,15 @@ static void rows(FILE *out, const struct ga_facts *k, bool html)
                  d[i]->diff);
         fprintf(out, row, what, value);
     }
-    for (int f = 0; f < GA_FIRST_SMALL_FORMAT; f++) {  /* the wide formats */
-        const struct ga_format *fmt = ga_format_get((enum ga_format_id)f);
-        for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
-            char hex[GA_BITS_TEXT_LEN];
-            snprintf(what, sizeof what, "%s: %s is %s0 from", fmt->name,
-                     ga_function_name((enum ga_function)fn), html ? "&minus;" : "−");
-            if (!k->has_zero_from[f][fn]) {
-                fprintf(out, row, what, "not found");
-                continue;
-            }
-            ga_format_bits(fmt, k->zero_from[f][fn], hex);
-            snprintf(value, sizeof value, "x = %.9g (%s) and below", ga_decode(fmt, k->zero_from[f][fn]),
-                     hex);
-            fprintf(out, row, what, value);
-        }
-    }
+    for (int f = 0; f < GA_FORMAT_COUNT; f++)
+        for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++)
+            zero_row(out, k, f, (enum ga_function)fn, false, html);
+    for (int f = 0; f < GA_FORMAT_COUNT; f++)
+        for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++)
+            if (!k->all_zero[f][fn])
+                zero_row(out, k, f, (enum ga_function)fn, true, html);
+    for (int f = 0; f < GA_FORMAT_COUNT; f++)
+        minimum_row(out, k, f, html);
 }
 
 static int write_md(FILE *out, const void *ctx)

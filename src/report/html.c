@@ -10,6 +10,7 @@
 #include "report/pictures.h"
 #include "report/report_file.h"
 #include "report/report_marker.h"
+#include "report/shape_print.h"
 #include "report/cast_section.h"
 #include "report/truth_convention.h"
 
@@ -406,6 +407,7 @@ static void real_section(FILE *out, const struct page *p)
             fputs("</td></tr>\n", out);
         }
         fputs("</tbody></table></div>\n", out);
+        ga_shape_write_table(out, rp.f, rp.r, rp.n, true, 3);
     }
     if (rs->not_measured[0]) {
         const char *line = rs->not_measured;
@@ -525,6 +527,7 @@ static int write_page(FILE *out, const void *ctx)
     }
     fputs("<h2 id=\"worst\">Worst inputs against exact GELU</h2>\n", out);
     worst_table(out, p);
+    ga_shape_write_table(out, f, p->r, p->n, true, 2);
 
     fputs("<h2 id=\"plots\">Each implementation</h2>\n<p>For each implementation: its ulp error "
           "against the input", out);

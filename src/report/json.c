@@ -4,6 +4,7 @@
 
 #include "report/json_string.h"
 #include "report/number_text.h"
+#include "report/shape_print.h"
 #include "report/result.h"
 
 /* A JSON number, or "inf" as a string, or null for NaN (not measured). */
@@ -175,6 +176,7 @@ int ga_write_json(FILE *out, const struct ga_result *r, size_t n)
         if (r[i].failed)
             failure(out, f, &r[i]);
         summary(out, f, &r[i].region[GA_REGION_ALL], "   ");
+        ga_shape_write_json(out, &r[i]);
         fputs(",\n   \"regions\": {\n", out);
         for (int g = 0; g < GA_REGION_COUNT; g++) {
             fprintf(out, "    \"%s\": {\n", ga_region_name((enum ga_region)g));

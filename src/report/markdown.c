@@ -3,6 +3,7 @@
 
 #include "report/number_text.h"
 #include "report/result.h"
+#include "report/shape_print.h"
 #include "report/truth_convention.h"
 
 static void summary_row(FILE *out, const struct ga_result *r, const struct ga_summary *s)
@@ -87,6 +88,8 @@ static void real_section(FILE *out, const struct ga_real_section *rs)
                 fprintf(out, "| `%s` | %s | %s | %s |\n", rs->r[i].impl, rs->r[i].models,
                         rs->r[i].formula, rs->r[i].computes);
         fputc('\n', out);
+        ga_shape_write_table(out, rs->r[0].format, rs->r, rs->n, false, 3);
+        fputc('\n', out);
     }
     if (rs->not_measured[0]) {
         const char *line = rs->not_measured;
@@ -164,6 +167,8 @@ int ga_write_markdown_page(FILE *out, const struct ga_format *f, const struct ga
                 ga_text_value(f, p->x, b), hx, ga_text_value(f, p->y, c), hy,
                 ga_text_exact(&p->exact, d));
     }
+    fputc('\n', out);
+    ga_shape_write_table(out, f, r, n, false, 2);
     fprintf(out, "\n## Implementations\n\n| implementation | approximates | formula as computed | "
                  "precision | models |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < n; i++)

@@ -20,10 +20,11 @@ size_t ga_report_plan(const struct ga_format *f, struct ga_measurement *m)
         const struct ga_impl *impl = ga_catalogue_at(i);
         if (!ga_impl_supports(impl, f))
             continue;
-        m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU, .want_profile = true };
+        m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU, .want_profile = true,
+                                          .want_shape = true };
         if (impl->approximates == GA_GELU_TANH)
             m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU_TANH,
-                                              .want_profile = true };
+                                              .want_profile = true, .want_shape = true };
     }
     return n;
 }
@@ -77,9 +78,10 @@ size_t ga_report_plan_real(const struct ga_format *f, struct ga_measurement *m,
             append(seen, sizeof seen, seen[0] ? ", " : "");
             append(seen, sizeof seen, version);
         }
-        m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU };
+        m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU, .want_shape = true };
         if (impl->approximates == GA_GELU_TANH)
-            m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU_TANH };
+            m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU_TANH,
+                                              .want_shape = true };
     }
     if (snprintf(rr->machine, sizeof rr->machine, "%s (%s); %s; glibc %s", model, isa,
                  seen[0] ? seen : "no real library", ga_real_libc_version())

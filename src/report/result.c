@@ -56,6 +56,9 @@ int ga_result_from_measurement(struct ga_result *r, const struct ga_measurement 
     r->failed_batches = m->failed_batches;
     r->skipped_inputs = m->skipped_inputs;
     r->profile = m->profile;
+    r->has_shape = m->shape != NULL;
+    if (m->shape)
+        r->shape = *m->shape;
     if (failure_spans(r, m, d) != 0)
         return -1;
     for (int i = 0; i <= GA_REGION_COUNT; i++) {

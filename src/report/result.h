@@ -31,6 +31,8 @@ struct ga_result {
     struct ga_failure_span spans[GA_RESULT_SPANS];
     uint64_t unlisted_spans;         /* spans (as batches reported them) after the last listed */
     const struct ga_profile *profile;     /* the measurement's, when it kept one */
+    bool has_shape;                  /* the measurement kept a shape (sweep/shape.h) */
+    struct ga_shape shape;
 };
 
 /* Summarize a measurement.  A NULL impl (graded outputs) takes `name`. */

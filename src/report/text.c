@@ -1,6 +1,7 @@
 /* The readable summary 'gelu-acc sweep' prints by default. */
 #include "report/number_text.h"
 #include "report/result.h"
+#include "report/shape_print.h"
 
 static void print_point(FILE *out, const struct ga_format *f, const char *what,
                         const struct ga_point *p)
@@ -86,7 +87,9 @@ int ga_write_text(FILE *out, const struct ga_result *r)
     if (all->has_zero_below && ga_sign(f, all->zero_below)
         && !(all->faithful_interval.has_extent && all->zero_below == all->faithful_interval.extent_lo))
         fprintf(out, "; every output is 0 below x = %s", ga_text_value(f, all->zero_below, a));
-    fprintf(out, "\n\n  %-10s %10s %8s %8s %10s %10s %8s %6s %6s\n", "region", "inputs", "cr %",
+    fputc('\n', out);
+    ga_shape_write_text(out, r);
+    fprintf(out, "\n  %-10s %10s %8s %8s %10s %10s %8s %6s %6s\n", "region", "inputs", "cr %",
             "faith %", "max ulp", "mean ulp", "flushed", "nan", "inf");
     for (int i = 0; i < GA_REGION_COUNT; i++) {
         const struct ga_summary *s = &r->region[i];

@@ -301,13 +301,19 @@ int ga_partials_merge(struct ga_partial *const *parts, size_t n, struct ga_parti
         why->status = GA_PARTIALS_NO_MEMORY;
         return why->status;
     }
-    for (size_t i = 0; i < n; i++)
+    /* in shard order, the domain's (shard.h), so that each shard's shape
+     * joins the one before; check_cover made each shard appear once */
+    for (uint32_t k = 1; k <= parts[0]->shards; k++) {
+        size_t i = 0;
+        while (i < n && parts[i]->shard != k)
+            i++;
         if (ga_measurement_merge(&all->m, &parts[i]->m) != GA_SWEEP_OK) {
             ga_partial_free(all);
             why->status = GA_PARTIALS_TOO_LARGE;
             why->index = i;
             return why->status;
         }
+    }
     all->next = all->end;
     *out = all;
     return GA_PARTIALS_OK;

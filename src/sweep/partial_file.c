@@ -1,4 +1,4 @@
-/* The partial file, version 1 (doc/partial-format.md is its description):
+/* The partial file, version 2 (doc/partial-format.md is its description):
  * the magic, the version, then the identity, the share, the failure record
  * and the statistics accumulator field by field, little-endian, and an
  * FNV-1a checksum of everything before it.  The reader checks the checksum,
@@ -14,11 +14,12 @@
 #include "io/bytes.h"
 #include "io/whole_file.h"
 #include "sweep/shard.h"
+#include "sweep/shape_file.h"
 #include "sweep/stats_add.h"
 
 #define MAGIC "gelu-acc partial"  /* 16 bytes, no NUL */
 #define MAGIC_LEN 16
-#define VERSION 1u
+#define VERSION 2u  /* 2: the shape (sweep/shape.h) after the statistics */
 /* Far above any real partial (about 10 KB, at most 400 KB). */
 #define MAX_FILE_BYTES ((size_t)64 << 20)
 
@@ -171,6 +172,7 @@ static void put_partial(struct ga_byte_writer *w, const struct ga_partial *p)
     ga_bytes_put_u32(w, GA_REGION_COUNT);
     for (int r = 0; r < GA_REGION_COUNT; r++)
         put_region(w, &m->stats->region[r]);
+    ga_shape_put(w, m->shape);
 }
 
 enum ga_io_status ga_partial_encode(const struct ga_partial *p, unsigned char **data,
@@ -417,7 +419,9 @@ enum ga_io_status ga_partial_decode(const unsigned char *data, size_t size,
         get_measurement(&r, p);
         if (!r.failure)
             get_stats(&r, p);
-        ga_bytes_need(&r, r.at == r.size, "bytes follow the statistics");
+        if (!r.failure)
+            ga_shape_get(&r, p->format, p->id.reference, &p->m.shape);
+        ga_bytes_need(&r, r.at == r.size, "bytes follow the shape");
     }
     if (r.failure) {
         ga_partial_free(p);

@@ -1,4 +1,5 @@
 #include "sweep/sweep.h"
+#include "sweep/shape_ledger.h"
 
 #include "isolation/plugin.h"
 #include "sweep/failure_cap.h"
@@ -51,6 +52,12 @@ struct chunk_output {
     struct ga_run_failure failure;
 };
 
+/* The odd identity's inputs -x and outputs k(-x), for the chunk's x >= +0. */
+struct mirror_buffers {
+    uint32_t at[GA_SWEEP_CHUNK];
+    ga_bits neg[GA_SWEEP_CHUNK], y_neg[GA_SWEEP_CHUNK];
+};
+
 /* What every thread shares. */
 struct sweep_ctx {
     const struct ga_format *f;
@@ -65,6 +72,7 @@ struct sweep_ctx {
      * once per chunk) */
     size_t *runs_as;
     struct ga_failure_cap *cap;         /* NULL: no cap */
+    struct ga_shape_ledger **ledger;    /* per measurement with a shape, else NULL */
     uint64_t first_chunk;               /* the cap counts chunks from it */
     int status;
     uint64_t undecided_at;
@@ -76,6 +84,8 @@ struct thread_state {
     struct chunk_buffers *buf;
     struct ga_stats **stats;
     struct ga_profile **profile;
+    struct ga_shape **shape;
+    struct mirror_buffers *mirror;      /* when a measurement wants the odd identity */
     struct chunk_output *out;           /* per measurement */
     bool *failed;                       /* per measurement, for the cap */
     struct group_inputs *group_in;      /* NULL: chunk by chunk */
@@ -225,6 +235,24 @@ static void chunk_outputs(struct sweep_ctx *s, struct thread_state *t, size_t j,
     }
 }
 
+/* The chunk's shape: its own pairs, and the odd identity from the kernel run
+ * again on -x for its x >= +0 (not for graded outputs, nor when that run
+ * fails: those inputs go unmeasured). */
+static void chunk_shape(struct sweep_ctx *s, struct thread_state *t, size_t j, size_t n)
+{
+    const struct ga_measurement *m = &s->m[j];
+    struct ga_shape *shape = t->shape[j];
+    struct mirror_buffers *mb = t->mirror;
+    struct ga_run_failure failure;
+    size_t k;
+
+    ga_shape_add_chunk(shape, t->buf->inputs, t->out[j].outputs, t->buf->truth[m->reference], n);
+    if (!shape->odd || (k = ga_shape_mirror(s->f, t->buf->inputs, n, mb->at, mb->neg)) == 0)
+        return;
+    if (m->impl->run(m->impl, s->f, mb->neg, mb->y_neg, k, &failure) == 0)
+        ga_shape_add_odd(shape, t->buf->inputs, t->out[j].outputs, mb->at, mb->y_neg, k);
+}
+
 /* The chunk's outputs join the thread's statistics, or its failure is
  * recorded. */
 static void chunk_account(struct sweep_ctx *s, struct thread_state *t, size_t j, uint64_t start,
@@ -244,6 +272,32 @@ static void chunk_account(struct sweep_ctx *s, struct thread_state *t, size_t j,
         }
         if (t->profile[j])
             ga_profile_add_batch(t->profile[j], t->buf->inputs, out->outputs, truth, n);
+        if (t->shape[j])
+            chunk_shape(s, t, j, n);
+    }
+}
+
+/* The chunk's edges for the pairs that straddle chunks (unmeasured when its
+ * outputs were not accounted). */
+static void chunk_edges(struct sweep_ctx *s, struct thread_state *t, size_t j, uint64_t c,
+                        size_t n)
+{
+    const struct chunk_output *out = &t->out[j];
+    const struct ga_truth *truth = t->buf->truth[s->m[j].reference];
+    struct ga_shape_edge first = { .measured = false }, last = { .measured = false };
+    int status;
+
+    if (!s->ledger[j])
+        return;
+    if (out->state == CHUNK_MEASURED) {
+        first = ga_shape_edge_of(t->buf->inputs[0], out->outputs[0], &truth[0]);
+        last = ga_shape_edge_of(t->buf->inputs[n - 1], out->outputs[n - 1], &truth[n - 1]);
+    }
+    #pragma omp critical(ga_sweep_shape)
+    status = ga_shape_ledger_offer(s->ledger[j], s->m[j].shape, c, &first, &last);
+    if (status != 0) {
+        #pragma omp atomic write
+        s->status = GA_SWEEP_NO_MEMORY;
     }
 }
 
@@ -283,8 +337,11 @@ static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, ui
         if (!s->cap)
             chunk_account(s, t, j, start, n);
     }
-    if (!s->cap)
+    if (!s->cap) {
+        for (size_t j = 0; j < s->count; j++)
+            chunk_edges(s, t, j, c, n);
         return;
+    }
     ga_failure_cap_ran(s->cap, k, t->failed);
     for (size_t j = 0; j < s->count; j++) {
         if (ga_failure_cap_counts(s->cap, j, k)) {
@@ -292,7 +349,9 @@ static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, ui
         } else {
             #pragma omp atomic
             s->m[j].skipped_inputs += n;
+            t->out[j].state = CHUNK_SKIPPED;
         }
+        chunk_edges(s, t, j, c, n);
     }
 }
 
@@ -326,6 +385,14 @@ static void group_prepare(struct sweep_ctx *s, struct thread_state *t, uint64_t 
     }
 }
 
+static void free_ledgers(struct sweep_ctx *s)
+{
+    for (size_t j = 0; s->ledger && j < s->count; j++)
+        ga_shape_ledger_free(s->ledger[j]);
+    free(s->ledger);
+    s->ledger = NULL;
+}
+
 static bool thread_state_init(struct thread_state *t, const struct sweep_ctx *s)
 {
     size_t count = s->count;
@@ -333,14 +400,22 @@ static bool thread_state_init(struct thread_state *t, const struct sweep_ctx *s)
     t->buf = malloc(sizeof *t->buf);
     t->stats = calloc(count + 1, sizeof *t->stats);
     t->profile = calloc(count + 1, sizeof *t->profile);
+    t->shape = calloc(count + 1, sizeof *t->shape);
     t->out = malloc((count + 1) * sizeof *t->out);
     t->failed = calloc(count + 1, sizeof *t->failed);
-    if (!t->buf || !t->stats || !t->profile || !t->out || !t->failed)
+    if (!t->buf || !t->stats || !t->profile || !t->shape || !t->out || !t->failed)
         return false;
     for (size_t j = 0; j < count; j++) {
+        const struct ga_shape *shape = s->m[j].shape;
         if (!(t->stats[j] = ga_stats_new(s->f)))
             return false;
         if (s->m[j].want_profile && !(t->profile[j] = ga_profile_new(s->f)))
+            return false;
+        if (shape && !(t->shape[j] = malloc(sizeof *t->shape[j])))
+            return false;
+        if (shape)
+            ga_shape_init(t->shape[j], s->f, shape->reference, shape->monotone, shape->odd);
+        if (shape && shape->odd && !t->mirror && !(t->mirror = malloc(sizeof *t->mirror)))
             return false;
     }
     if (s->group == 1)
@@ -358,9 +433,10 @@ static bool thread_state_init(struct thread_state *t, const struct sweep_ctx *s)
 
 static void thread_state_free(struct thread_state *t, size_t count)
 {
-    for (size_t j = 0; t->stats && t->profile && j < count; j++) {
+    for (size_t j = 0; t->stats && t->profile && t->shape && j < count; j++) {
         ga_stats_free(t->stats[j]);
         ga_profile_free(t->profile[j]);
+        free(t->shape[j]);
     }
     for (size_t j = 0; t->group_out && j < count; j++)
         free(t->group_out[j]);
@@ -368,6 +444,8 @@ static void thread_state_free(struct thread_state *t, size_t count)
     free(t->group_in);
     free(t->stats);
     free(t->profile);
+    free(t->shape);
+    free(t->mirror);
     free(t->out);
     free(t->failed);
     free(t->buf);
@@ -402,8 +480,11 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
         m[j].failure_spans = 0;
         m[j].stats = ga_stats_new(f);
         m[j].profile = m[j].want_profile ? ga_profile_new(f) : NULL;
-        if (!m[j].stats || (m[j].want_profile && !m[j].profile))
+        m[j].shape = m[j].want_shape ? malloc(sizeof *m[j].shape) : NULL;
+        if (!m[j].stats || (m[j].want_profile && !m[j].profile) || (m[j].want_shape && !m[j].shape))
             return GA_SWEEP_NO_MEMORY;
+        if (m[j].shape)
+            ga_shape_init(m[j].shape, f, m[j].reference, ga_shape_ordered(d), m[j].impl != NULL);
     }
     if (!(s.runs_as = malloc((count + 1) * sizeof *s.runs_as)))
         return GA_SWEEP_NO_MEMORY;
@@ -413,7 +494,18 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
             if (m[k].impl == m[j].impl)
                 s.runs_as[j] = k;
     }
+    if (!(s.ledger = calloc(count + 1, sizeof *s.ledger))) {
+        free(s.runs_as);
+        return GA_SWEEP_NO_MEMORY;
+    }
+    for (size_t j = 0; j < count; j++)
+        if (m[j].shape && m[j].shape->monotone && !(s.ledger[j] = ga_shape_ledger_new())) {
+            free_ledgers(&s);
+            free(s.runs_as);
+            return GA_SWEEP_NO_MEMORY;
+        }
     if (o->max_failures > 0 && !(s.cap = ga_failure_cap_new(chunks, count, o->max_failures))) {
+        free_ledgers(&s);
         free(s.runs_as);
         return GA_SWEEP_NO_MEMORY;
     }
@@ -469,9 +561,15 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                 s.status = GA_SWEEP_TOO_LARGE;
             if (t.profile[j])
                 ga_profile_merge(m[j].profile, t.profile[j]);
+            if (t.shape[j])
+                ga_shape_merge(m[j].shape, t.shape[j]);
         }
         thread_state_free(&t, count);
     }
+    for (size_t j = 0; j < count; j++)
+        if (s.ledger[j])
+            ga_shape_ledger_finish(s.ledger[j], m[j].shape, first, end, d->size);
+    free_ledgers(&s);
     ga_failure_cap_free(s.cap);
     free(s.runs_as);
     if (o->progress && s.status == GA_SWEEP_OK)
@@ -498,10 +596,24 @@ int ga_sweep_parse_max_failures(const char *text, uint64_t *k)
 
 int ga_measurement_merge(struct ga_measurement *into, const struct ga_measurement *from)
 {
-    int status = ga_stats_merge(into->stats, from->stats);
+    int status;
 
+    /* a run that measured nothing (an empty shard) has no shape yet */
+    if (from->shape && !into->shape) {
+        if (!(into->shape = malloc(sizeof *into->shape)))
+            return GA_SWEEP_NO_MEMORY;
+        ga_shape_init(into->shape, from->shape->format, from->shape->reference,
+                      from->shape->monotone, from->shape->odd);
+    }
+    if (from->shape && (into->shape->format != from->shape->format
+                        || into->shape->monotone != from->shape->monotone
+                        || into->shape->odd != from->shape->odd))
+        return GA_SWEEP_BAD_FORMAT;
+    status = ga_stats_merge(into->stats, from->stats);
     if (status != GA_STATS_OK)
         return status == GA_STATS_FULL ? GA_SWEEP_TOO_LARGE : GA_SWEEP_BAD_FORMAT;
+    if (from->shape)
+        ga_shape_merge(into->shape, from->shape);
     into->failed |= from->failed;
     into->failed_inputs += from->failed_inputs;
     into->failed_batches += from->failed_batches;
@@ -520,8 +632,10 @@ void ga_measurement_clear(struct ga_measurement *m)
 {
     ga_stats_free(m->stats);
     ga_profile_free(m->profile);
+    free(m->shape);
     m->stats = NULL;
     m->profile = NULL;
+    m->shape = NULL;
 }
 
 static int mpfr_truth(void *ctx, ga_bits x, struct ga_truth *out)

@@ -12,6 +12,7 @@
 #include "impls/impl.h"
 #include "sweep/domain.h"
 #include "sweep/profile.h"
+#include "sweep/shape.h"
 #include "sweep/stats.h"
 #include "truth/truth.h"
 
@@ -57,9 +58,12 @@ struct ga_measurement {
     struct ga_source outputs;
     enum ga_function reference;
     bool want_profile;                  /* also fill profile, for plots */
+    bool want_shape;                    /* also fill shape (sweep/shape.h): the odd
+                                           identity runs impl on -x too */
     /* results */
     struct ga_stats *stats;
     struct ga_profile *profile;
+    struct ga_shape *shape;             /* NULL unless want_shape */
     bool failed;
     uint64_t failed_inputs;             /* inputs in batches the kernel failed */
     uint64_t failed_batches;

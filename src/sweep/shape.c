@@ -1,0 +1,402 @@
+/* The shape accumulator (sweep/shape.h; definitions in doc/metrics.md,
+ * "Shape").  Inputs and outputs are ordered by value through integer keys:
+ * |e| or -|e| for an encoding of magnitude |e|, so that -0 and +0 tie. */
+#include "sweep/shape.h"
+
+#include <math.h>
+#include <mpfr.h>
+#include <string.h>
+
+#include "sweep/domain.h"
+
+/* Brackets of the minima: gelu' < 0 at lo and > 0 at hi (the facts give
+ * x0 = -0.7517915247 and -0.7524614221; shape_test proves the signs).  A pair
+ * that reaches into a bracket is judged by the truths' order instead. */
+static const double bracket[GA_FUNCTION_COUNT][2] = {
+    [GA_GELU] = { -0.7518, -0.7517 },
+    [GA_GELU_TANH] = { -0.7525, -0.7524 },
+};
+
+static inline int64_t key_of(ga_bits sign_mask, ga_bits e)
+{
+    int64_t mag = (int64_t)(e & ~sign_mask);
+    return (e & sign_mask) ? -mag : mag;
+}
+
+/* The key of the last encoding at or below v (up: the first at or above). */
+static int64_t key_near(const struct ga_format *f, double v, bool up)
+{
+    ga_bits e = ga_encode(f, v);
+
+    while (!up && ga_decode(f, e) > v)
+        e = ga_next_down(f, e);
+    while (up && ga_decode(f, e) < v)
+        e = ga_next_up(f, e);
+    return key_of(ga_sign_mask(f), e);
+}
+
+void ga_shape_init(struct ga_shape *s, const struct ga_format *f, enum ga_function reference,
+                   bool monotone, bool odd)
+{
+    memset(s, 0, sizeof *s);
+    s->format = f;
+    s->reference = reference;
+    s->monotone = monotone;
+    s->odd = odd;
+    s->key_left = key_near(f, bracket[reference][0], false);
+    s->key_right = key_near(f, bracket[reference][1], true);
+}
+
+bool ga_shape_ordered(const struct ga_domain *d)
+{
+    return d->kind == GA_DOMAIN_ALL || d->kind == GA_DOMAIN_STRIDE || d->kind == GA_DOMAIN_RANGE;
+}
+
+/* Whether (x, y) comes before p in the order of least y, then least x (by
+ * value, then by encoding: -0 before +0 when they tie). */
+static bool before_point(ga_bits sign_mask, ga_bits x, ga_bits y, const struct ga_shape_point *p)
+{
+    int64_t ky = key_of(sign_mask, y), kp = key_of(sign_mask, p->y);
+
+    if (!p->has || ky != kp)
+        return !p->has || ky < kp;
+    if (key_of(sign_mask, x) != key_of(sign_mask, p->x))
+        return key_of(sign_mask, x) < key_of(sign_mask, p->x);
+    return x > p->x;  /* -0 (sign set) first */
+}
+
+/* Whether input x comes before p's (least value, -0 before +0). */
+static bool before_input(ga_bits sign_mask, ga_bits x, const struct ga_shape_point *p)
+{
+    if (!p->has)
+        return true;
+    if (key_of(sign_mask, x) != key_of(sign_mask, p->x))
+        return key_of(sign_mask, x) < key_of(sign_mask, p->x);
+    return x > p->x;
+}
+
+static void offer_violation(struct ga_shape_side *side, const struct ga_shape_violation *v,
+                            ga_bits sign_mask)
+{
+    if (!side->first.has || key_of(sign_mask, v->lo) < key_of(sign_mask, side->first.lo))
+        side->first = *v;
+    if (!side->worst.has || v->steps > side->worst.steps
+        || (v->steps == side->worst.steps
+            && key_of(sign_mask, v->lo) < key_of(sign_mask, side->worst.lo)))
+        side->worst = *v;
+}
+
+/* The pair a < b (keys ka < kb) with outputs of keys kya, kyb and truths
+ * ra, rb: judged on its side, a violation recorded. */
+static void judge_ordered(struct ga_shape *s, ga_bits a, ga_bits b, int64_t ka, int64_t kb,
+                          ga_bits ya, ga_bits yb, int64_t kya, int64_t kyb, ga_bits ra, ga_bits rb)
+{
+    const ga_bits sm = ga_sign_mask(s->format);
+    int side;
+
+    if (kb <= s->key_left) {
+        side = GA_SHAPE_LEFT;
+    } else if (ka >= s->key_right) {
+        side = GA_SHAPE_RIGHT;
+    } else {  /* near x0: the correctly rounded results order them, or nothing does */
+        int64_t kra = key_of(sm, ra), krb = key_of(sm, rb);
+        if (kra == krb)
+            return;
+        side = kra > krb ? GA_SHAPE_LEFT : GA_SHAPE_RIGHT;
+    }
+    s->side[side].pairs++;
+    if (side == GA_SHAPE_LEFT ? kya < kyb : kya > kyb) {
+        struct ga_shape_violation w = { .has = true, .lo = a, .hi = b, .y_lo = ya, .y_hi = yb,
+                                        .steps = ga_distance(s->format, ya, yb) };
+        s->side[side].violations++;
+        offer_violation(&s->side[side], &w, sm);
+    }
+}
+
+/* Adjacent inputs u, v (either order) with outputs and truths. */
+static __attribute__((noinline, cold)) void judge(struct ga_shape *s, ga_bits u, ga_bits yu,
+                                                  ga_bits ru, ga_bits v, ga_bits yv, ga_bits rv)
+{
+    const struct ga_format *f = s->format;
+    const ga_bits sm = ga_sign_mask(f);
+    int64_t ku, kv;
+
+    if (ga_is_nan(f, u) || ga_is_nan(f, v) || ga_is_nan(f, yu) || ga_is_nan(f, yv)
+        || ((u ^ v) & sm) != 0)
+        return;  /* of opposite signs: +inf and -0 in stride:2^(bits-1-k), not neighbours */
+    ku = key_of(sm, u);
+    kv = key_of(sm, v);
+    if (ku < kv)
+        judge_ordered(s, u, v, ku, kv, yu, yv, key_of(sm, yu), key_of(sm, yv), ru, rv);
+    else if (kv < ku)
+        judge_ordered(s, v, u, kv, ku, yv, yu, key_of(sm, yv), key_of(sm, yu), rv, ru);
+}
+
+static __attribute__((noinline, cold)) void sign_error(struct ga_shape *s, ga_bits x, ga_bits y)
+{
+    s->sign_errors++;
+    if (before_input(ga_sign_mask(s->format), x, &s->first_sign_error))
+        s->first_sign_error = (struct ga_shape_point){ true, x, y };
+}
+
+/* The minima, the sign errors and the pairs of a chunk in one pass; inputs
+ * are taken by key, the rare events (a new minimum, a violation, a pair
+ * near x0) handed to the functions above.  Same figures as judging each
+ * pair with judge() and offering each input with before_point(). */
+void ga_shape_add_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y,
+                        const struct ga_truth *t, size_t n)
+{
+    const struct ga_format *f = s->format;
+    const ga_bits sm = ga_sign_mask(f), nan_from = ga_nan_from(f);
+    const int64_t key_left = s->key_left, key_right = s->key_right;
+    bool prev_ok = false;   /* the input before: a number with a number as output */
+    int64_t kx_prev = 0, ky_prev = 0;
+    ga_bits sign_prev = 0;
+    /* the minima's keys: an input above them cannot replace them */
+    int64_t min_key = s->minimum.has ? key_of(sm, s->minimum.y) : INT64_MAX;
+    int64_t truth_min_key = s->truth_minimum.has ? key_of(sm, s->truth_minimum.y) : INT64_MAX;
+
+    for (size_t i = 0; i < n; i++) {
+        const ga_bits xi = x[i], yi = y[i];
+        int64_t kx, ky;
+
+        if ((xi & ~sm) >= nan_from) {
+            prev_ok = false;
+            continue;
+        }
+        kx = key_of(sm, xi);
+        if (key_of(sm, t[i].rounded) <= truth_min_key
+            && before_point(sm, xi, t[i].rounded, &s->truth_minimum)) {
+            s->truth_minimum = (struct ga_shape_point){ true, xi, t[i].rounded };
+            truth_min_key = key_of(sm, t[i].rounded);
+        }
+        if ((yi & ~sm) >= nan_from) {
+            prev_ok = false;
+            continue;
+        }
+        ky = key_of(sm, yi);
+        if (ky <= min_key && before_point(sm, xi, yi, &s->minimum)) {
+            s->minimum = (struct ga_shape_point){ true, xi, yi };
+            min_key = ky;
+        }
+        if (__builtin_expect(kx != 0 && ky != 0 && (kx < 0) != (ky < 0), 0))
+            sign_error(s, xi, yi);
+        if (s->monotone && prev_ok && kx != kx_prev && (xi & sm) == sign_prev) {
+            /* a < b: (ka, kya) and (kb, kyb); the usual case decided here */
+            bool up = kx_prev < kx;
+            int64_t ka = up ? kx_prev : kx, kb = up ? kx : kx_prev;
+            int64_t kya = up ? ky_prev : ky, kyb = up ? ky : ky_prev;
+            bool left = kb <= key_left, right = ka >= key_right;
+            if (__builtin_expect((!left && !right) || (left && kya < kyb) || (right && kya > kyb), 0))
+                judge(s, x[i - 1], y[i - 1], t[i - 1].rounded, xi, yi, t[i].rounded);
+            else
+                s->side[left ? GA_SHAPE_LEFT : GA_SHAPE_RIGHT].pairs++;
+        }
+        prev_ok = true;
+        kx_prev = kx;
+        ky_prev = ky;
+        sign_prev = xi & sm;
+    }
+}
+
+struct ga_shape_edge ga_shape_edge_of(ga_bits x, ga_bits y, const struct ga_truth *t)
+{
+    return (struct ga_shape_edge){ .measured = true, .x = x, .y = y, .rounded = t->rounded };
+}
+
+void ga_shape_join(struct ga_shape *s, const struct ga_shape_edge *before,
+                   const struct ga_shape_edge *after)
+{
+    if (s->monotone && before->measured && after->measured)
+        judge(s, before->x, before->y, before->rounded, after->x, after->y, after->rounded);
+}
+
+size_t ga_shape_mirror(const struct ga_format *f, const ga_bits *x, size_t n, uint32_t *at,
+                       ga_bits *neg)
+{
+    const ga_bits sm = ga_sign_mask(f);
+    size_t m = 0;
+
+    for (size_t i = 0; i < n; i++)
+        if (!(x[i] & sm) && !ga_is_nan(f, x[i])) {
+            at[m] = (uint32_t)i;
+            neg[m++] = x[i] | sm;
+        }
+    return m;
+}
+
+/* Whether v is a finite value of f. */
+static bool is_finite(const struct ga_format *f, ga_bits v)
+{
+    return (v & ~ga_sign_mask(f)) < ga_finite_end(f);
+}
+
+/* The exact test, at a precision that holds every sum here exactly
+ * (float64's values and ulps span 2^-1074 to 2^1024). */
+static bool odd_breaks_mpfr(double x, double y_pos, double y_neg, double ulp_pos, double ulp_neg)
+{
+    mpfr_t r, t;
+    bool breaks;
+
+    mpfr_inits2(2200, r, t, (mpfr_ptr)0);
+    mpfr_set_d(r, y_pos, MPFR_RNDN);
+    mpfr_sub_d(r, r, y_neg, MPFR_RNDN);
+    mpfr_sub_d(r, r, x, MPFR_RNDN);
+    mpfr_abs(r, r, MPFR_RNDN);
+    mpfr_mul_2ui(r, r, 1, MPFR_RNDN);          /* 2 |y_pos - y_neg - x| */
+    mpfr_set_d(t, ulp_pos, MPFR_RNDN);
+    mpfr_add_d(t, t, ulp_neg, MPFR_RNDN);
+    breaks = mpfr_cmp(r, t) > 0;
+    mpfr_clears(r, t, (mpfr_ptr)0);
+    return breaks;
+}
+
+/* s = a + b rounded, and the rounding error a + b - s exactly (Knuth's
+ * TwoSum, exact barring overflow). */
+static double two_sum(double a, double b, double *error)
+{
+    double s = a + b, bb = s - a;
+    *error = (a - (s - bb)) + (b - bb);
+    return s;
+}
+
+/* ga_decode of a finite x, the float32 and float64 ones by the hardware. */
+static inline double value_of(const struct ga_format *f, ga_bits x)
+{
+    if (f->id == GA_FLOAT32) {
+        uint32_t b = (uint32_t)x;
+        float v;
+        memcpy(&v, &b, sizeof v);
+        return v;
+    }
+    if (f->id == GA_FLOAT64) {
+        double v;
+        memcpy(&v, &x, sizeof v);
+        return v;
+    }
+    return ga_decode(f, x);
+}
+
+/* ga_ulp(f, v) for a value v of f, from its double's exponent field: every
+ * value of these formats but float64's subnormals is a normal double, and
+ * those, like 0, take the subnormal ulp. */
+static inline double ulp_of(const struct ga_format *f, double v)
+{
+    uint64_t bits;
+    int e, u;
+
+    memcpy(&bits, &v, sizeof bits);
+    e = (int)((bits >> 52) & 0x7ff) - 1023;
+    if (e < f->emin)
+        e = f->emin;
+    u = e - f->precision + 1;
+    if (u < -1022)
+        return ldexp(1.0, u);  /* float64's 2^-1074 */
+    bits = (uint64_t)(u + 1023) << 52;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+bool ga_shape_odd_breaks(const struct ga_format *f, ga_bits x, ga_bits y_pos, ga_bits y_neg)
+{
+    double xd = value_of(f, x), p = value_of(f, y_pos), q = value_of(f, y_neg);
+    double up = ulp_of(f, p), uq = ulp_of(f, q), ulps = up + uq;
+    double e1, e2, d = two_sum(p, -q, &e1), r = two_sum(d, -xd, &e2);
+    double r2 = 2 * fabs(r);
+
+    if (!isfinite(r2))
+        return odd_breaks_mpfr(xd, p, q, up, uq);
+    /* Both steps exact, and ulps a sum of two powers of 2 that did not round
+     * (Sterbenz: ulps - up is then exact): compare exactly.  Outputs that are
+     * both correctly rounded reach the bound exactly, in ties. */
+    if (e1 == 0 && e2 == 0 && ulps - up == uq)
+        return r2 > ulps;
+    /* Otherwise r is within 2^-52 (|p| + |q| + |x|) of the exact value (each
+     * step errs by 2^-53 of its result) and ulps within 2^-53 of its own:
+     * err bounds twice the first and the second, with a margin for its own
+     * rounding. */
+    double err = 0x1p-49 * (fabs(p) + fabs(q) + fabs(xd)) + 0x1p-52 * ulps;
+    if (r2 > ulps + err)
+        return true;
+    if (r2 < ulps - err)
+        return false;
+    return odd_breaks_mpfr(xd, p, q, up, uq);
+}
+
+void ga_shape_add_odd(struct ga_shape *s, const ga_bits *x, const ga_bits *y, const uint32_t *at,
+                      const ga_bits *y_neg, size_t m)
+{
+    const struct ga_format *f = s->format;
+    const ga_bits sm = ga_sign_mask(f);
+
+    for (size_t k = 0; k < m; k++) {
+        ga_bits xp = x[at[k]], yp = y[at[k]], yn = y_neg[k];
+        if (!is_finite(f, xp) || !is_finite(f, yp) || !is_finite(f, yn))
+            continue;
+        s->odd_pairs++;
+        if (!ga_shape_odd_breaks(f, xp, yp, yn))
+            continue;
+        s->odd_breaks++;
+        if (before_input(sm, xp, &s->first_odd_break)) {
+            s->first_odd_break = (struct ga_shape_point){ true, xp, yp };
+            s->first_odd_break_neg = yn;
+        }
+    }
+}
+
+static void merge_side(struct ga_shape_side *a, const struct ga_shape_side *b, ga_bits sign_mask)
+{
+    a->pairs += b->pairs;
+    a->violations += b->violations;
+    if (b->first.has)
+        offer_violation(a, &b->first, sign_mask);
+    if (b->worst.has)
+        offer_violation(a, &b->worst, sign_mask);
+}
+
+int ga_shape_merge(struct ga_shape *into, const struct ga_shape *from)
+{
+    const ga_bits sm = ga_sign_mask(into->format);
+
+    if (into->format != from->format || into->reference != from->reference
+        || into->monotone != from->monotone || into->odd != from->odd)
+        return -1;
+    for (int i = 0; i < 2; i++)
+        merge_side(&into->side[i], &from->side[i], sm);
+    if (from->minimum.has && before_point(sm, from->minimum.x, from->minimum.y, &into->minimum))
+        into->minimum = from->minimum;
+    if (from->truth_minimum.has
+        && before_point(sm, from->truth_minimum.x, from->truth_minimum.y, &into->truth_minimum))
+        into->truth_minimum = from->truth_minimum;
+    into->sign_errors += from->sign_errors;
+    if (from->first_sign_error.has && before_input(sm, from->first_sign_error.x,
+                                                   &into->first_sign_error))
+        into->first_sign_error = from->first_sign_error;
+    into->odd_pairs += from->odd_pairs;
+    into->odd_breaks += from->odd_breaks;
+    if (from->first_odd_break.has && before_input(sm, from->first_odd_break.x,
+                                                  &into->first_odd_break)) {
+        into->first_odd_break = from->first_odd_break;
+        into->first_odd_break_neg = from->first_odd_break_neg;
+    }
+    /* runs merged in domain order: the pair between them */
+    if (into->has_tail && from->has_head && into->tail_index + 1 == from->head_index) {
+        ga_shape_join(into, &into->tail, &from->head);
+        into->tail = from->tail;
+        into->tail_index = from->tail_index;
+        into->has_tail = from->has_tail;
+    } else if (from->has_tail && into->has_head && from->tail_index + 1 == into->head_index) {
+        ga_shape_join(into, &from->tail, &into->head);
+        into->head = from->head;
+        into->head_index = from->head_index;
+        into->has_head = from->has_head;
+    } else if (!into->has_head && !into->has_tail) {
+        into->has_head = from->has_head;
+        into->head = from->head;
+        into->head_index = from->head_index;
+        into->has_tail = from->has_tail;
+        into->tail = from->tail;
+        into->tail_index = from->tail_index;
+    }
+    return 0;
+}
