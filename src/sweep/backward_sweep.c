@@ -35,7 +35,8 @@ static struct ga_grad_value *grad_table(enum ga_function fn, const struct ga_for
 
 static int run_chunk(const struct ga_backward_sweep *s, const struct ga_format_layout *c,
                      const struct ga_grad_value *table, uint64_t start, size_t n,
-                     struct ga_backward_stats *st, ga_bits *x, ga_bits *dy, ga_bits *dx)
+                     struct ga_backward_stats *st, struct ga_backward_heat *heat, ga_bits *x,
+                     ga_bits *dy, ga_bits *dx)
 {
     const struct ga_format *f = c->format;
     struct ga_grad_value own = { GA_GRAD_NAN, 0, 0, 0, 0 };  /* d at the last x, without a table */
@@ -67,6 +68,11 @@ static int run_chunk(const struct ga_backward_sweep *s, const struct ga_format_l
         if (ga_backward_truth(s->reference, f, g, x[i], dy[i], &t) != GA_TRUTH_OK)
             return -1;
         ga_backward_stats_add(st, c, start + i, x[i], dy[i], dx[i], &t);
+        if (heat != NULL) {
+            struct ga_error e;
+            ga_error_compute(c, dx[i], &t, &e);
+            ga_backward_heat_add(heat, x[i], dy[i], &e);
+        }
     }
     return 0;
 }
@@ -100,16 +106,23 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
     #pragma omp parallel reduction(|:failed)
     {
         ga_bits *x = malloc(3 * GA_BACKWARD_CHUNK * sizeof *x);
-        if (x == NULL)
+        /* this thread's map, added to s->heat at the end: counts and maxima, so in any order */
+        struct ga_backward_heat *heat = s->heat ? ga_backward_heat_new(f) : NULL;
+        if (x == NULL || (s->heat != NULL && heat == NULL))
             failed = 1;
         #pragma omp for schedule(dynamic, 1)
         for (size_t k = 0; k < chunks; k++) {
             uint64_t start = (uint64_t)k * GA_BACKWARD_CHUNK;
             size_t n = (size_t)(size - start < GA_BACKWARD_CHUNK ? size - start : GA_BACKWARD_CHUNK);
             if (x != NULL && !failed)
-                failed |= run_chunk(s, &c, table, start, n, &per[k], x, x + GA_BACKWARD_CHUNK,
-                                    x + 2 * GA_BACKWARD_CHUNK) != 0;
+                failed |= run_chunk(s, &c, table, start, n, &per[k], heat, x,
+                                    x + GA_BACKWARD_CHUNK, x + 2 * GA_BACKWARD_CHUNK) != 0;
         }
+        if (heat != NULL) {
+            #pragma omp critical(ga_backward_heat)
+            ga_backward_heat_merge(s->heat, heat);
+        }
+        free(heat);
         free(x);
     }
     ga_backward_stats_init(out);

@@ -7,6 +7,7 @@
 
 #include "impls/backward.h"
 #include "isolation/plugin.h"
+#include "sweep/backward_heat.h"
 #include "sweep/backward_stats.h"
 #include "sweep/pairs.h"
 
@@ -20,6 +21,7 @@ struct ga_backward_sweep {
     enum ga_function reference;  /* GA_GELU_GRAD or GA_GELU_TANH_GRAD */
     const struct ga_pairs *pairs;
     int threads;                 /* 0: OpenMP's default */
+    struct ga_backward_heat *heat;  /* NULL, or a map of the pairs' errors to fill too */
 };
 
 /* Returns 0, or -1 with a message in err (the truth undecided somewhere, a
