@@ -1,7 +1,9 @@
 /* The backward heat map (sweep/backward_heat.h): its bins, and that the map
  * a sweep fills adds up to the sweep's own statistics (counts, correctly
  * rounded, faithful, the largest ulp error) and is the same for 1 and 2
- * threads. */
+ * threads.  And the report's other hook in the sweep: a d(x) table given to
+ * it (ga_backward_grad_table) gives the statistics of d(x) computed pair by
+ * pair. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -124,12 +126,56 @@ static void test_totals(void **state)
     check_totals("megatron_bias_gelu_back_native", GA_BFLOAT16, "all");
 }
 
+static void same_stats(const struct ga_backward_stats *a, const struct ga_backward_stats *b)
+{
+    const struct ga_backward_region *r[2][2] = { { &a->all, &a->root }, { &b->all, &b->root } };
+
+    for (int k = 0; k < 2; k++) {
+        assert_true(r[0][k]->count == r[1][k]->count);
+        assert_true(r[0][k]->correct == r[1][k]->correct);
+        assert_true(r[0][k]->faithful == r[1][k]->faithful);
+        assert_true(r[0][k]->sign_errors == r[1][k]->sign_errors);
+        assert_true(r[0][k]->zero_sign == r[1][k]->zero_sign);
+        assert_memory_equal(&r[0][k]->max_ulp, &r[1][k]->max_ulp, sizeof(double));
+        assert_memory_equal(&r[0][k]->sum_ulp, &r[1][k]->sum_ulp, sizeof(double));
+        assert_memory_equal(&r[0][k]->sum_dy_ulp, &r[1][k]->sum_dy_ulp, sizeof(double));
+        assert_true(r[0][k]->worst.index == r[1][k]->worst.index);
+    }
+    assert_memory_equal(&a->unfaithful_lo, &b->unfaithful_lo, sizeof(double));
+    assert_memory_equal(&a->unfaithful_hi, &b->unfaithful_hi, sizeof(double));
+}
+
+static void test_shared_table(void **state)
+{
+    const struct ga_format *f = ga_format_get(GA_BFLOAT16);
+    const struct ga_backward_impl *k = ga_backward_catalogue_find("pytorch_gelu_backward_tanh");
+    struct ga_grad_value *table = ga_backward_grad_table(GA_GELU_TANH_GRAD, f);
+    struct ga_pairs p;
+    struct ga_backward_stats own, shared;
+    char err[256];
+
+    (void)state;
+    assert_non_null(table);
+    /* 40000 pairs: below 2^20, so the sweep alone computes d pair by pair */
+    assert_int_equal(ga_pairs_parse(&p, "pairs:random:40000:9", f, 0, err, sizeof err), 0);
+    struct ga_backward_sweep s = { .name = k->name, .impl = k, .reference = GA_GELU_TANH_GRAD,
+                                   .pairs = &p };
+    assert_int_equal(ga_backward_sweep_run(&s, &own, err, sizeof err), 0);
+    s.grad_table = table;
+    assert_int_equal(ga_backward_sweep_run(&s, &shared, err, sizeof err), 0);
+    same_stats(&own, &shared);
+    assert_true(own.all.count == 40000);
+    ga_pairs_free(&p);
+    free(table);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_columns),
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_totals),
+        cmocka_unit_test(test_shared_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

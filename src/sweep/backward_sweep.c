@@ -14,8 +14,7 @@
 
 #define GA_BACKWARD_CHUNK 65536
 
-/* d(x) of every encoding of a 16-bit format; NULL when some is undecided. */
-static struct ga_grad_value *grad_table(enum ga_function fn, const struct ga_format *f)
+struct ga_grad_value *ga_backward_grad_table(enum ga_function fn, const struct ga_format *f)
 {
     size_t n = (size_t)ga_encoding_count(f);
     struct ga_grad_value *table = malloc(n * sizeof *table);
@@ -84,7 +83,8 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
     uint64_t size = s->pairs->size;
     size_t chunks = (size_t)((size + GA_BACKWARD_CHUNK - 1) / GA_BACKWARD_CHUNK);
     struct ga_backward_stats *per = calloc(chunks ? chunks : 1, sizeof *per);
-    struct ga_grad_value *table = NULL;
+    struct ga_grad_value *own_table = NULL;
+    const struct ga_grad_value *table = s->grad_table;
     struct ga_format_layout c;
     int failed = 0;
 
@@ -95,8 +95,8 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
     if (s->threads > 0)
         omp_set_num_threads(s->threads);
     ga_format_layout_init(&c, f);
-    if (f->bits <= 16 && size >= ((uint64_t)1 << 20)) {
-        table = grad_table(s->reference, f);
+    if (table == NULL && f->bits <= 16 && size >= ((uint64_t)1 << 20)) {
+        table = own_table = ga_backward_grad_table(s->reference, f);
         if (table == NULL) {
             free(per);
             snprintf(err, errlen, "the derivative was not decided for some %s input", f->name);
@@ -129,7 +129,7 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
     for (size_t k = 0; k < chunks && !failed; k++)
         ga_backward_stats_merge(out, &per[k]);
     free(per);
-    free(table);
+    free(own_table);
     if (failed)
         snprintf(err, errlen, "a truth was not decided, or the domain could not be read");
     return failed ? -1 : 0;
