@@ -67,6 +67,38 @@ for f in bfloat16 float16; do
     else
         skip "$f backward section" "committed on '$(backward_domain "$reports/$f-backward.json")', this run on '$(backward_domain "$tmp/r/$f-backward.json")'"
     fi
+    # Whatever its domain (make report: every pair), each committed row's
+    # worst pair is measured again alone (x as a one-value range, dy fixed)
+    # and gives the same dx, true dx and ulp error; a sample does no worse.
+    check "$f-backward.json: every worst pair measured alone gives its figures" \
+        "$PYTHON" - "$reports/$f-backward.json" "$tmp/r/$f-backward.json" "$GELU_ACC" "$f" <<'PY'
+import json, struct, subprocess, sys
+committed, sample, prog, fmt = sys.argv[1:]
+def value(hexbits):  # a 16-bit encoding as an exact decimal
+    b = int(hexbits, 16)
+    if fmt == 'bfloat16':
+        return repr(struct.unpack('<f', struct.pack('<I', b << 16))[0])
+    return repr(struct.unpack('<e', struct.pack('<H', b))[0])
+rows = json.load(open(committed))
+assert rows
+for row in rows:
+    w = row['all']['worst']
+    x = value(w['x'])
+    alone = json.loads(subprocess.run(
+        [prog, 'sweep', '--backward', '--impl', row['impl'], '--format', fmt, '--reference',
+         row['reference'], '--domain', 'range:%s:%s' % (x, x), '--dy', value(w['dy']), '--json'],
+        check=True, capture_output=True, text=True).stdout)['all']
+    assert alone['pairs'] == 1, (row['impl'], alone)
+    got = alone['worst']
+    assert (got['x'], got['dy'], got['dx'], got['true_dx'], got['ulp']) == \
+        (w['x'], w['dy'], w['dx'], w['true_dx'], w['ulp']), (row['impl'], w, got)
+for row in json.load(open(sample)):
+    full = [r for r in rows if (r['impl'], r['reference']) == (row['impl'], row['reference'])]
+    assert len(full) == 1, row['impl']
+    m = lambda v: float('inf') if v == 'inf' else v
+    assert m(row['all']['max_ulp']) <= m(full[0]['all']['max_ulp']), row['impl']
+    assert m(row['all']['max_dy_ulp']) <= m(full[0]['all']['max_dy_ulp']), row['impl']
+PY
     check "$f.md has a real-libraries section" grep -q '^## Real libraries$' "$tmp/r/$f.md"
     if [ "$(machine_line "$reports/$f.md")" = "$(machine_line "$tmp/r/$f.md")" ]; then
         for file in $f.md $f.html $f-real.csv $f-real.json; do
