@@ -21,6 +21,20 @@ without_real() {
     sed '/^<!-- machine -->$/,/^<!-- \/machine -->$/d; /^<!-- real libraries -->$/,/^<!-- \/real libraries -->$/d' "$1"
 }
 
+# The backward sections: make report measures every (x, dy) pair, this test
+# the default sample, so a section (and its CSV, JSON and heat maps) is
+# compared only where the committed one measured the same domain.
+backward_domain() {
+    "$PYTHON" -c "import json, sys; print(json.load(open(sys.argv[1]))[0]['domain'])" "$1" 2>/dev/null
+}
+without_backward() {
+    sed '/^<!-- backward -->$/,/^<!-- \/backward -->$/d' "$1"
+}
+# page FILE: FILE as compared (its backward section left out when $same_backward is no).
+page() {
+    if [ "$same_backward" = yes ]; then cat "$1"; else without_backward "$1"; fi
+}
+
 # ONNX Runtime's rows, as make report adds them, where node and the pinned
 # package are installed (make real-onnxruntime): 16-bit inputs take seconds.
 ort=${top_srcdir:-.}/tools/onnxruntime
@@ -33,23 +47,69 @@ fi
 check "16-bit reports regenerate" \
     "$GELU_ACC" report --out "$tmp/r" --formats bfloat16,float16 "${outside[@]}"
 for f in bfloat16 float16; do
+    same_backward=no
+    [ "$(backward_domain "$reports/$f-backward.json")" = "$(backward_domain "$tmp/r/$f-backward.json")" ] &&
+        same_backward=yes
+    plots="$f-*.svg"
+    [ $same_backward = yes ] || plots="$f-[!b]*.svg"  # without the backward heat maps
     check "$f plots match the committed ones" \
-        bash -c "cd '$tmp/r/plots' && for svg in $f-*.svg; do cmp \"\$svg\" '$reports/plots/'\"\$svg\" || exit 1; done &&
-                 [ \$(ls $f-*.svg | wc -l) -eq \$(cd '$reports/plots' && ls $f-*.svg | wc -l) ]"
+        bash -c "cd '$tmp/r/plots' && for svg in $plots; do cmp \"\$svg\" '$reports/plots/'\"\$svg\" || exit 1; done &&
+                 [ \$(ls $plots | wc -l) -eq \$(cd '$reports/plots' && ls $plots | wc -l) ]"
     for ext in csv json; do
         check "$f.$ext matches the committed report" \
             diff -u "$reports/$f.$ext" "$tmp/r/$f.$ext"
     done
+    if [ $same_backward = yes ]; then
+        for ext in csv json; do
+            check "$f-backward.$ext matches the committed report" \
+                diff -u "$reports/$f-backward.$ext" "$tmp/r/$f-backward.$ext"
+        done
+    else
+        skip "$f backward section" "committed on '$(backward_domain "$reports/$f-backward.json")', this run on '$(backward_domain "$tmp/r/$f-backward.json")'"
+    fi
+    # Whatever its domain (make report: every pair), each committed row's
+    # worst pair is measured again alone (x as a one-value range, dy fixed)
+    # and gives the same dx, true dx and ulp error; a sample does no worse.
+    check "$f-backward.json: every worst pair measured alone gives its figures" \
+        "$PYTHON" - "$reports/$f-backward.json" "$tmp/r/$f-backward.json" "$GELU_ACC" "$f" <<'PY'
+import json, struct, subprocess, sys
+committed, sample, prog, fmt = sys.argv[1:]
+def value(hexbits):  # a 16-bit encoding as an exact decimal
+    b = int(hexbits, 16)
+    if fmt == 'bfloat16':
+        return repr(struct.unpack('<f', struct.pack('<I', b << 16))[0])
+    return repr(struct.unpack('<e', struct.pack('<H', b))[0])
+rows = json.load(open(committed))
+assert rows
+for row in rows:
+    w = row['all']['worst']
+    x = value(w['x'])
+    alone = json.loads(subprocess.run(
+        [prog, 'sweep', '--backward', '--impl', row['impl'], '--format', fmt, '--reference',
+         row['reference'], '--domain', 'range:%s:%s' % (x, x), '--dy', value(w['dy']), '--json'],
+        check=True, capture_output=True, text=True).stdout)['all']
+    assert alone['pairs'] == 1, (row['impl'], alone)
+    got = alone['worst']
+    assert (got['x'], got['dy'], got['dx'], got['true_dx'], got['ulp']) == \
+        (w['x'], w['dy'], w['dx'], w['true_dx'], w['ulp']), (row['impl'], w, got)
+for row in json.load(open(sample)):
+    full = [r for r in rows if (r['impl'], r['reference']) == (row['impl'], row['reference'])]
+    assert len(full) == 1, row['impl']
+    m = lambda v: float('inf') if v == 'inf' else v
+    assert m(row['all']['max_ulp']) <= m(full[0]['all']['max_ulp']), row['impl']
+    assert m(row['all']['max_dy_ulp']) <= m(full[0]['all']['max_dy_ulp']), row['impl']
+PY
     check "$f.md has a real-libraries section" grep -q '^## Real libraries$' "$tmp/r/$f.md"
     if [ "$(machine_line "$reports/$f.md")" = "$(machine_line "$tmp/r/$f.md")" ]; then
         for file in $f.md $f.html $f-real.csv $f-real.json; do
             check "$file matches the committed report (same machine and libraries)" \
-                diff -u "$reports/$file" "$tmp/r/$file"
+                diff -u <(page "$reports/$file") <(page "$tmp/r/$file")
         done
     else
         for ext in md html; do
             check "$f.$ext matches the committed report, real libraries left out" \
-                diff -u <(without_real "$reports/$f.$ext") <(without_real "$tmp/r/$f.$ext")
+                diff -u <(without_real "$reports/$f.$ext" | page /dev/stdin) \
+                        <(without_real "$tmp/r/$f.$ext" | page /dev/stdin)
         done
         skip "$f real-library figures" "committed on '$(machine_line "$reports/$f.md" | sed -n 2p)', this run on '$(machine_line "$tmp/r/$f.md" | sed -n 2p)'"
     fi

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "cli/measure.h"
 #include "cli/ranks.h"
+#include "report/backward_section.h"
 #include "report/facts.h"
 #include "report/cast_section.h"
 #include "report/html.h"
@@ -33,6 +34,8 @@ static const char help[] =
     "usage: gelu-acc report --out DIR [--formats LIST] [--float32-domain D]\n"
     "                       [--real-float32-domain D] [--float64-domain D]\n"
     "                       [--real-outputs MANIFEST]...\n"
+    "                       [--bfloat16-backward-domain D] [--float16-backward-domain D]\n"
+    "                       [--float32-backward-domain D] [--no-backward]\n"
     "                       [--oracle fast|mpfr] [--threads N] [--force]\n"
     "       gelu-acc report --shard K/N --partial FILE [--formats LIST]\n"
     "                       [--float32-domain D] [--real-float32-domain D] [--oracle ...]\n"
@@ -54,7 +57,15 @@ static const char help[] =
     "10^7 encodings of [-40, 10] on a fixed stride).  --real-outputs adds\n"
     "the rows of real libraries run elsewhere (make real-onnxruntime writes such\n"
     "a manifest for ONNX Runtime), graded from their outputs files on their own\n"
-    "inputs.  DIR is created if missing; an existing DIR that gelu-acc did not\n"
+    "inputs.\n"
+    "Each bfloat16, float16 and float32 page ends with a backward section: every\n"
+    "backward model (gelu-acc list --backward) against the derivative it\n"
+    "approximates, and the tanh forms against exact gelu' too, over the pairs of\n"
+    "--bfloat16-backward-domain, --float16-backward-domain (default\n"
+    GA_BACKWARD_DOMAIN_16 ") and x of --float32-backward-domain with\n"
+    "dy = 1 (default " GA_BACKWARD_DOMAIN_32 "); DIR/FORMAT-backward.csv and .json, and heat\n"
+    "maps of the bfloat16 error over (x, dy) in DIR/plots/.  --no-backward leaves\n"
+    "the section out.  DIR is created if missing; an existing DIR that gelu-acc did not\n"
     "write is refused unless --force, and so is replacing exhaustive float32\n"
     "tables in DIR "
     "with a sample.\n"
@@ -62,7 +73,10 @@ static const char help[] =
     "writes its state (statistics and plot data) to FILE instead of pages;\n"
     "'gelu-acc merge --out DIR' of the N files writes what one report writes,\n"
     "byte for byte.  Under mpirun (a gelu-acc built with MPI) the ranks are the\n"
-    "shards and rank 0 writes DIR.  --real-outputs is not sharded.\n";
+    "shards and rank 0 writes DIR.  --real-outputs is not sharded.  The backward\n"
+    "sections are measured when the shards are merged, on their default domains\n"
+    "(the backward options are refused with --partial; under mpirun rank 0 uses\n"
+    "them).\n";
 
 /* What each format is measured on: every encoding where there are few
  * enough, else the domain given for its width. */
@@ -94,6 +108,7 @@ struct page {
     const char *how;
     const struct ga_real_section *real;
     const struct ga_cast_result *cast;  /* float8 pages: GELU fused with a cast */
+    const struct ga_backward_section *backward;  /* NULL: no backward section */
 };
 
 static int write_md(FILE *out, const void *ctx)
@@ -101,9 +116,45 @@ static int write_md(FILE *out, const void *ctx)
     const struct page *p = ctx;
     if (ga_write_markdown_page(out, p->format, p->results, p->count, p->how, p->real) != 0)
         return -1;
-    if (p->cast)
-        fputc('\n', out);
-    return p->cast ? ga_write_cast_markdown(out, p->cast) : 0;
+    if (p->cast && (fputc('\n', out) == EOF || ga_write_cast_markdown(out, p->cast) != 0))
+        return -1;
+    if (p->backward && (fputc('\n', out) == EOF || ga_write_backward_markdown(out, p->backward) != 0))
+        return -1;
+    return 0;
+}
+
+static int write_backward_csv(FILE *out, const void *ctx)
+{
+    return ga_write_backward_csv(out, ((const struct page *)ctx)->backward);
+}
+
+static int write_backward_json(FILE *out, const void *ctx)
+{
+    return ga_write_backward_json(out, ((const struct page *)ctx)->backward);
+}
+
+/* f's backward section into *s (allocated), or NULL where f has none. */
+static int measure_backward(const struct ga_format *f, const struct ga_backward_domains *bw,
+                            int threads, struct ga_backward_section **s)
+{
+    const char *domain = ga_backward_domain_for(bw, f);
+    char err[1024];
+
+    *s = NULL;
+    if (domain == NULL)
+        return GA_EXIT_OK;
+    if (!(*s = malloc(sizeof **s))) {
+        ga_cli_error("report: out of memory");
+        return GA_EXIT_INTERNAL;
+    }
+    if (ga_backward_section_measure(*s, f, domain, threads, err, sizeof err) != 0) {
+        ga_cli_error("report: backward: %s", err);
+        free(*s);
+        *s = NULL;
+        return strstr(err, "out of memory") || strstr(err, "not decided") ? GA_EXIT_INTERNAL
+                                                                          : GA_EXIT_USAGE;
+    }
+    return GA_EXIT_OK;
 }
 
 /* The input format of the float8 pages' fused-cast section, on every
@@ -466,7 +517,8 @@ static int take_merged(const struct ga_format *f, struct ga_measurement *m, size
 static int report_format(const char *dir, const struct ga_format *f, const char *domain_spec,
                          const char *real_spec, const struct ga_real_outputs *ro, size_t nro,
                          const struct ga_sweep_options *base, const char *how,
-                         struct ga_report_domain *measured, struct report_share *share)
+                         struct ga_report_domain *measured, struct report_share *share,
+                         const struct ga_backward_domains *bw)
 {
     size_t outside = 2 * outside_count(f, ro, nro);
     size_t max = ga_report_plan_max() + ga_report_plan_real_max(), n, nreal;
@@ -474,6 +526,7 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     struct ga_result *results = calloc(max + outside + 1, sizeof *results);
     struct outside_text *text = calloc(outside + 1, sizeof *text);
     struct ga_cast_result *cast = NULL;
+    struct ga_backward_section *backward = NULL;
     struct ga_report_real rr;
     struct ga_domain domain, real_domain;
     bool separate = strcmp(domain_spec, real_spec) != 0;
@@ -526,6 +579,8 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
             status = GA_EXIT_INTERNAL;
     if (status == GA_EXIT_OK)
         status = measure_cast(f, &cast);
+    if (status == GA_EXIT_OK)  /* at merge time too: partial files do not carry it */
+        status = measure_backward(f, bw, base->threads, &backward);
     /* Measured here, then graded from files: after this, nreal counts both. */
     if (status == GA_EXIT_OK) {
         size_t rows = n + nreal;
@@ -536,7 +591,8 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
         /* No real library computes a small format: their pages have no
          * such section, and so do not depend on the machine. */
         struct ga_real_section real = { results + n, nreal, rr.machine, rr.not_measured };
-        struct page page = { f, results, n, how, ga_is_small_format(f) ? NULL : &real, cast };
+        struct page page = { f, results, n, how, ga_is_small_format(f) ? NULL : &real, cast,
+                             backward };
         size_t nfiles = ga_is_small_format(f) ? 3 : 5;
         static const struct { const char *ext; ga_report_writer writer; } files[] = {
             { "md", write_md }, { "csv", write_csv }, { "json", write_json },
@@ -550,11 +606,23 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
                 status = GA_EXIT_USAGE;
             }
         }
+        static const struct { const char *ext; ga_report_writer writer; } backward_files[] = {
+            { "csv", write_backward_csv }, { "json", write_backward_json },
+        };
+        for (size_t k = 0; backward && k < 2 && status == GA_EXIT_OK; k++) {
+            snprintf(name, sizeof name, "%s-backward.%s", f->name, backward_files[k].ext);
+            if (ga_write_report_file(dir, name, true, backward_files[k].writer, &page, &io)
+                != GA_IO_OK) {
+                ga_cli_error("report: %s", io.message);
+                status = GA_EXIT_USAGE;
+            }
+        }
         /* The plots first: the page shows them (models only). */
         if (status == GA_EXIT_OK
             && (ga_write_pictures(dir, f, results, n, &io) != GA_IO_OK
-                || ga_write_html_page_cast(dir, f, results, n, how, page.real, cast, &io)
-                       != GA_IO_OK)) {
+                || (backward && ga_write_backward_heatmaps(dir, backward, &io) != GA_IO_OK)
+                || ga_write_html_page_backward(dir, f, results, n, how, page.real, cast,
+                                               backward, &io) != GA_IO_OK)) {
             ga_cli_error("report: %s", io.message);
             status = GA_EXIT_USAGE;
         }
@@ -577,6 +645,9 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     free(results);
     free(text);
     free(cast);
+    if (backward)
+        ga_backward_section_free(backward);
+    free(backward);
     return status;
 }
 
@@ -610,6 +681,28 @@ static int check_formats(const char *formats, char *list, size_t size)
     return 0;
 }
 
+/* The backward domains of the listed formats, checked before anything is
+ * measured. */
+static int check_backward_domains(const char *formats, const struct ga_backward_domains *bw)
+{
+    char list[256], err[1024];
+
+    snprintf(list, sizeof list, "%s", formats);
+    for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
+        const struct ga_format *f = ga_format_by_name(name);
+        const char *domain = ga_backward_domain_for(bw, f);
+        struct ga_pairs p;
+        if (domain == NULL)
+            continue;
+        if (ga_pairs_parse(&p, domain, f, ga_encode(f, 1.0), err, sizeof err) != 0) {
+            ga_cli_error("report: %s %s: %s", ga_backward_domain_option(f), domain, err);
+            return -1;
+        }
+        ga_pairs_free(&p);
+    }
+    return 0;
+}
+
 /* The --real-outputs manifests, read before anything is measured. */
 static int read_manifests(const char *const *paths, size_t n, struct ga_real_outputs *ro)
 {
@@ -629,7 +722,8 @@ static int read_manifests(const char *const *paths, size_t n, struct ga_real_out
 static int report_all(const char *dir, const char *formats, const char *f32_domain,
                       const char *real_f32_domain, const char *f64_domain,
                       const struct ga_real_outputs *ro, size_t nro,
-                      const struct ga_sweep_options *so, bool force, struct report_share *share)
+                      const struct ga_sweep_options *so, bool force, struct report_share *share,
+                      const struct ga_backward_domains *bw)
 {
     struct ga_io_error io;
     struct ga_report_marker measured;
@@ -669,7 +763,7 @@ static int report_all(const char *dir, const char *formats, const char *f32_doma
                  strcmp(real, domain) ? " --real-float32-domain " : "",
                  strcmp(real, domain) ? real : "");
         status = report_format(dir, f, domain, real, ro, nro, so, how, &measured.format[f->id],
-                               share);
+                               share, bw);
         share->format++;
         if (status == GA_EXIT_OK && ga_report_marker_write(dir, &measured, &io) != GA_IO_OK) {
             ga_cli_error("report: %s", io.message);
@@ -709,7 +803,7 @@ static int report_shard(const char *formats, const char *f32_domain,
         const struct ga_format *f = ga_format_by_name(name);
         const char *domain = f->bits > 16 ? f32_domain : "all";
         const char *real = f->bits > 16 && real_f32_domain ? real_f32_domain : domain;
-        status = report_format(NULL, f, domain, real, NULL, 0, so, "", NULL, share);
+        status = report_format(NULL, f, domain, real, NULL, 0, so, "", NULL, share, NULL);
     }
     return status;
 }
@@ -739,7 +833,8 @@ static int merge_shares(struct ga_report_partial *parts, size_t n, char *const *
 }
 
 /* The pages of merged shards, as one 'report' run writes them. */
-static int write_merged(struct ga_report_partial *all, const char *dir, bool force)
+static int write_merged(struct ga_report_partial *all, const char *dir, bool force,
+                        const struct ga_backward_domains *bw)
 {
     struct ga_sweep_options so = { .oracle = all->oracle };
     struct report_share share = { .shard = 1, .shards = 1, .merged = all };
@@ -747,7 +842,7 @@ static int write_merged(struct ga_report_partial *all, const char *dir, bool for
     return report_all(dir, all->formats, all->float32_domain,
                       all->real_float32_domain[0] ? all->real_float32_domain : NULL,
                       GA_REPORT_FLOAT64_DOMAIN /* never used: shards refuse float64 */, NULL, 0,
-                      &so, force, &share);
+                      &so, force, &share, bw);
 }
 
 int ga_cli_report_merge(char **names, size_t n, const char *dir, bool force)
@@ -767,8 +862,10 @@ int ga_cli_report_merge(char **names, size_t n, const char *dir, bool force)
             read++;  /* freed below, whatever it holds */
             goto done;
         }
+    /* The backward sections are measured here, on the default domains:
+     * partial files do not carry them. */
     if ((status = merge_shares(parts, n, names, &all)) == GA_EXIT_OK)
-        status = write_merged(&all, dir, force);
+        status = write_merged(&all, dir, force, &(struct ga_backward_domains){ 0 });
 done:
     for (size_t k = 0; k < read; k++)
         ga_report_partial_free(&parts[k]);
@@ -778,7 +875,8 @@ done:
 }
 
 /* Under mpirun: every rank's shard to rank 0, which merges and writes. */
-static int merge_ranks(struct ga_report_partial *mine, const char *dir, bool force)
+static int merge_ranks(struct ga_report_partial *mine, const char *dir, bool force,
+                       const struct ga_backward_domains *bw)
 {
     unsigned char *data, **all = NULL;
     size_t size, *sizes = NULL;
@@ -804,7 +902,7 @@ static int merge_ranks(struct ga_report_partial *mine, const char *dir, bool for
     ga_ranks_gather_free(all, sizes);
     if (status == GA_EXIT_OK && ga_ranks_rank() == 0
         && (status = merge_shares(parts, ranks, NULL, &merged)) == GA_EXIT_OK)
-        status = write_merged(&merged, dir, force);
+        status = write_merged(&merged, dir, force, bw);
     for (unsigned k = 0; k < decoded; k++)
         ga_report_partial_free(&parts[k]);
     ga_report_partial_free(&merged);
@@ -816,7 +914,7 @@ static int merge_ranks(struct ga_report_partial *mine, const char *dir, bool for
 static int report_shards(const char *formats, const char *f32_domain,
                          const char *real_f32_domain, const struct ga_sweep_options *so,
                          struct report_share *share, const char *partial, const char *dir,
-                         bool force)
+                         bool force, const struct ga_backward_domains *bw)
 {
     struct ga_report_partial mine = { .oracle = so->oracle };
     struct ga_io_error err;
@@ -836,7 +934,7 @@ static int report_shards(const char *formats, const char *f32_domain,
     share->save = &mine;
     status = report_shard(formats, f32_domain, real_f32_domain, so, share);
     if (status == GA_EXIT_OK && ga_ranks_count() > 1) {
-        status = merge_ranks(&mine, dir, force);
+        status = merge_ranks(&mine, dir, force, bw);
     } else if (status == GA_EXIT_OK && ga_report_partial_write(partial, &mine, &err) != GA_IO_OK) {
         ga_cli_error("report: partial: %s", err.message);
         status = GA_EXIT_USAGE;
@@ -859,10 +957,15 @@ int ga_cmd_report(int argc, char **argv)
         { "force", no_argument, NULL, 'F' },
         { "shard", required_argument, NULL, 'S' },
         { "partial", required_argument, NULL, 'P' },
+        { "bfloat16-backward-domain", required_argument, NULL, 'B' },
+        { "float16-backward-domain", required_argument, NULL, 'H' },
+        { "float32-backward-domain", required_argument, NULL, 'W' },
+        { "no-backward", no_argument, NULL, 'N' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     struct report_share share = { .shard = 1, .shards = 1 };
+    struct ga_backward_domains bw = { 0 };
     const char *partial = NULL;
     const char *dir = NULL, *formats = GA_REPORT_FORMATS, *f32_domain = "stride:4096",
                *real_f32_domain = NULL, *f64_domain = GA_REPORT_FLOAT64_DOMAIN;
@@ -906,6 +1009,10 @@ int ga_cmd_report(int argc, char **argv)
             }
             break;
         case 'P': partial = optarg; break;
+        case 'B': bw.bfloat16 = optarg; break;
+        case 'H': bw.float16 = optarg; break;
+        case 'W': bw.float32 = optarg; break;
+        case 'N': bw.none = true; break;
         case 'h':
             fputs(help, stdout);
             return GA_EXIT_OK;
@@ -931,6 +1038,11 @@ int ga_cmd_report(int argc, char **argv)
                      "process");
         return GA_EXIT_USAGE;
     }
+    if (partial && (bw.none || bw.bfloat16 || bw.float16 || bw.float32)) {
+        ga_cli_error("report: the backward options cannot be given to a shard: 'gelu-acc "
+                     "merge' measures the backward sections on their default domains");
+        return GA_EXIT_USAGE;
+    }
     if (ga_ranks_count() > 1 && (partial || share.shards > 1)) {
         ga_cli_error("report: under mpirun the ranks are the shards: --shard and --partial "
                      "cannot be used");
@@ -938,7 +1050,7 @@ int ga_cmd_report(int argc, char **argv)
     }
     if (strcmp(formats, "all") == 0)
         formats = GA_REPORT_FORMATS_ALL;
-    if (check_formats(formats, list, sizeof list) != 0)
+    if (check_formats(formats, list, sizeof list) != 0 || check_backward_domains(formats, &bw) != 0)
         return GA_EXIT_USAGE;
     if ((partial || ga_ranks_count() > 1) && lists_float64(formats)) {
         ga_cli_error("report: shards and mpirun measure the formats whose encodings fit a "
@@ -947,11 +1059,11 @@ int ga_cmd_report(int argc, char **argv)
     }
     if (partial || ga_ranks_count() > 1)
         return report_shards(formats, f32_domain, real_f32_domain, &so, &share, partial, dir,
-                             force);
+                             force, &bw);
     status = read_manifests(manifests, nro, ro);
     if (status == GA_EXIT_OK)
         status = report_all(dir, formats, f32_domain, real_f32_domain, f64_domain, ro, nro, &so,
-                            force, &share);
+                            force, &share, &bw);
     for (size_t k = 0; k < nro; k++)
         ga_real_outputs_free(&ro[k]);
     return status;

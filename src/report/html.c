@@ -10,6 +10,7 @@
 #include "report/pictures.h"
 #include "report/report_file.h"
 #include "report/report_marker.h"
+#include "report/backward_section.h"
 #include "report/shape_print.h"
 #include "report/cast_section.h"
 #include "report/truth_convention.h"
@@ -126,6 +127,7 @@ struct page {
     const char *how;
     const struct ga_real_section *real;  /* NULL: no such section */
     const struct ga_cast_result *cast;   /* NULL: no such section */
+    const struct ga_backward_section *backward;  /* NULL: no such section */
 };
 
 static void cell(FILE *out, const char *text, bool bad)
@@ -352,7 +354,7 @@ static const char highlight_note[] =
 static void real_section(FILE *out, const struct page *p)
 {
     const struct ga_real_section *rs = p->real;
-    struct page rp = { p->f, rs->r, rs->n, p->how, NULL, NULL };
+    struct page rp = { p->f, rs->r, rs->n, p->how, NULL, NULL, NULL };
     bool any_tanh = false;
 
     for (size_t i = 0; i < rs->n; i++)
@@ -491,6 +493,8 @@ static int write_page(FILE *out, const void *ctx)
               "<!-- /real libraries -->\n", out);
     if (p->cast != NULL)
         fputs("<li><a href=\"#cast\">GELU fused with a cast</a></li>\n", out);
+    if (p->backward != NULL)
+        fputs("<li><a href=\"#backward\">Backward</a></li>\n", out);
     fputs("</ol>\n</nav>\n", out);
 
     fputs("<h2 id=\"overview\">Overview</h2>\n", out);
@@ -553,6 +557,8 @@ static int write_page(FILE *out, const void *ctx)
         real_section(out, p);
     if (p->cast != NULL && ga_write_cast_html(out, p->cast) != 0)
         return -1;
+    if (p->backward != NULL && ga_write_backward_html(out, p->backward) != 0)
+        return -1;
     fputs("</body>\n</html>\n", out);
     return ferror(out) ? -1 : 0;
 }
@@ -580,7 +586,18 @@ enum ga_io_status ga_write_html_page_cast(const char *dir, const struct ga_forma
                                           const struct ga_cast_result *cast,
                                           struct ga_io_error *err)
 {
-    struct page p = { f, r, n, how_generated, rs, cast };
+    return ga_write_html_page_backward(dir, f, r, n, how_generated, rs, cast, NULL, err);
+}
+
+enum ga_io_status ga_write_html_page_backward(const char *dir, const struct ga_format *f,
+                                              const struct ga_result *r, size_t n,
+                                              const char *how_generated,
+                                              const struct ga_real_section *rs,
+                                              const struct ga_cast_result *cast,
+                                              const struct ga_backward_section *backward,
+                                              struct ga_io_error *err)
+{
+    struct page p = { f, r, n, how_generated, rs, cast, backward };
     char name[64];
 
     snprintf(name, sizeof name, "%s.html", f->name);

@@ -38,6 +38,16 @@ enum ga_io_status ga_write_html_page_cast(const char *dir, const struct ga_forma
                                           const struct ga_cast_result *cast,
                                           struct ga_io_error *err);
 
+/* The same with the backward section (backward NULL: none). */
+struct ga_backward_section;
+enum ga_io_status ga_write_html_page_backward(const char *dir, const struct ga_format *f,
+                                              const struct ga_result *r, size_t n,
+                                              const char *how_generated,
+                                              const struct ga_real_section *rs,
+                                              const struct ga_cast_result *cast,
+                                              const struct ga_backward_section *backward,
+                                              struct ga_io_error *err);
+
 /* Write DIR/index.html: a short guide, and for each format given (then for
  * any other format whose page is in DIR) the inputs its tables measured (from
  * *measured, which may be NULL: then "as the page states"), a link to its

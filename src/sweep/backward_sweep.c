@@ -24,21 +24,21 @@
  * instead of computing per pair: d(x), and the values (ga_decode's own
  * table where it has one, else values) and inverse ulps. */
 struct encoding_tables {
-    struct ga_grad_value *grad;
+    const struct ga_grad_value *grad;   /* the caller's (s->grad_table) or own_grad */
+    struct ga_grad_value *own_grad;
     double *values, *ulp_inverse;
     struct ga_backward_tables lookup;
 };
 
 static void tables_free(struct encoding_tables *t)
 {
-    free(t->grad);
+    free(t->own_grad);
     free(t->values);
     free(t->ulp_inverse);
-    *t = (struct encoding_tables){ NULL, NULL, NULL, { NULL, NULL } };
+    *t = (struct encoding_tables){ NULL, NULL, NULL, NULL, { NULL, NULL } };
 }
 
-/* d(x) of every encoding of a 16-bit format; NULL when some is undecided. */
-static struct ga_grad_value *grad_table(enum ga_function fn, const struct ga_format *f)
+struct ga_grad_value *ga_backward_grad_table(enum ga_function fn, const struct ga_format *f)
 {
     size_t n = (size_t)ga_encoding_count(f);
     struct ga_grad_value *table = malloc(n * sizeof *table);
@@ -84,7 +84,8 @@ static int value_tables(const struct ga_format *f, struct encoding_tables *t)
 static int measure_tabled(const struct ga_backward_sweep *s, const struct ga_format_layout *c,
                           const struct encoding_tables *tab, struct ga_backward_memo *memo,
                           uint64_t start, size_t n, struct ga_backward_stats *st,
-                          const ga_bits *x, const ga_bits *dy, const ga_bits *dx)
+                          struct ga_backward_heat *heat, const ga_bits *x, const ga_bits *dy,
+                          const ga_bits *dx)
 {
     struct ga_truth t[GA_BACKWARD_RUN];
 
@@ -99,6 +100,11 @@ static int measure_tabled(const struct ga_backward_sweep *s, const struct ga_for
                 return -1;
         }
         ga_backward_stats_add_run(st, c, start + i, x[i], m, dy + i, dx + i, t, &tab->lookup);
+        for (size_t j = 0; heat != NULL && j < m; j++) {
+            struct ga_error e;
+            ga_error_compute(c, dx[i + j], &t[j], &e);
+            ga_backward_heat_add(heat, x[i], dy[i + j], &e);
+        }
     }
     return 0;
 }
@@ -106,7 +112,7 @@ static int measure_tabled(const struct ga_backward_sweep *s, const struct ga_for
 static int run_chunk(const struct ga_backward_sweep *s, const struct ga_format_layout *c,
                      const struct encoding_tables *tab, struct ga_backward_memo *memo,
                      uint64_t start, size_t n, struct ga_backward_stats *st,
-                     ga_bits *x, ga_bits *dy, ga_bits *dx)
+                     struct ga_backward_heat *heat, ga_bits *x, ga_bits *dy, ga_bits *dx)
 {
     const struct ga_format *f = c->format;
     struct ga_grad_value own = { GA_GRAD_NAN, 0, 0, 0, 0 };  /* d at the last x, without a table */
@@ -130,7 +136,7 @@ static int run_chunk(const struct ga_backward_sweep *s, const struct ga_format_l
         }
     }
     if (tab->grad != NULL)
-        return measure_tabled(s, c, tab, memo, start, n, st, x, dy, dx);
+        return measure_tabled(s, c, tab, memo, start, n, st, heat, x, dy, dx);
     for (size_t i = 0; i < n; i++) {
         struct ga_truth t;
         if ((i == 0 || x[i] != x[i - 1])
@@ -139,6 +145,11 @@ static int run_chunk(const struct ga_backward_sweep *s, const struct ga_format_l
         if (ga_backward_truth(s->reference, f, &own, x[i], dy[i], &t) != GA_TRUTH_OK)
             return -1;
         ga_backward_stats_add(st, c, start + i, x[i], dy[i], dx[i], &t);
+        if (heat != NULL) {
+            struct ga_error e;
+            ga_error_compute(c, dx[i], &t, &e);
+            ga_backward_heat_add(heat, x[i], dy[i], &e);
+        }
     }
     return 0;
 }
@@ -150,7 +161,7 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
     uint64_t size = s->pairs->size;
     size_t chunks = (size_t)((size + GA_BACKWARD_CHUNK - 1) / GA_BACKWARD_CHUNK);
     struct ga_backward_stats *per = calloc(chunks ? chunks : 1, sizeof *per);
-    struct encoding_tables tab = { NULL, NULL, NULL, { NULL, NULL } };
+    struct encoding_tables tab = { NULL, NULL, NULL, NULL, { NULL, NULL } };
     struct ga_format_layout c;
     int failed = 0;
 
@@ -161,8 +172,9 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
     if (s->threads > 0)
         omp_set_num_threads(s->threads);
     ga_format_layout_init(&c, f);
-    if (f->bits <= 16 && size >= ((uint64_t)1 << 20)) {
-        tab.grad = grad_table(s->reference, f);
+    if (f->bits <= 16 && (s->grad_table != NULL || size >= ((uint64_t)1 << 20))) {
+        tab.grad = s->grad_table ? s->grad_table
+                                 : (tab.own_grad = ga_backward_grad_table(s->reference, f));
         if (tab.grad == NULL || value_tables(f, &tab) != 0) {
             free(per);
             tables_free(&tab);
@@ -176,16 +188,24 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
         ga_bits *x = malloc(3 * GA_BACKWARD_CHUNK * sizeof *x);
         struct ga_backward_memo memo = { .entries = NULL };  /* freed whether used or not */
         int have_memo = tab.grad != NULL && ga_backward_memo_init(&memo, s->reference, f) == 0;
-        if (x == NULL)
+        /* this thread's map, added to s->heat at the end: counts and maxima, so in any order */
+        struct ga_backward_heat *heat = s->heat ? ga_backward_heat_new(f) : NULL;
+        if (x == NULL || (s->heat != NULL && heat == NULL))
             failed = 1;
         #pragma omp for schedule(dynamic, 1)
         for (size_t k = 0; k < chunks; k++) {
             uint64_t start = (uint64_t)k * GA_BACKWARD_CHUNK;
             size_t n = (size_t)(size - start < GA_BACKWARD_CHUNK ? size - start : GA_BACKWARD_CHUNK);
             if (x != NULL && !failed)
-                failed |= run_chunk(s, &c, &tab, have_memo ? &memo : NULL, start, n, &per[k], x,
+                failed |= run_chunk(s, &c, &tab, have_memo ? &memo : NULL, start, n, &per[k],
+                                    heat, x,
                                     x + GA_BACKWARD_CHUNK, x + 2 * GA_BACKWARD_CHUNK) != 0;
         }
+        if (heat != NULL) {
+            #pragma omp critical(ga_backward_heat)
+            ga_backward_heat_merge(s->heat, heat);
+        }
+        free(heat);
         free(x);
         ga_backward_memo_free(&memo);
     }

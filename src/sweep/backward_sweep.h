@@ -7,6 +7,7 @@
 
 #include "impls/backward.h"
 #include "isolation/plugin.h"
+#include "sweep/backward_heat.h"
 #include "sweep/backward_stats.h"
 #include "sweep/pairs.h"
 
@@ -20,7 +21,16 @@ struct ga_backward_sweep {
     enum ga_function reference;  /* GA_GELU_GRAD or GA_GELU_TANH_GRAD */
     const struct ga_pairs *pairs;
     int threads;                 /* 0: OpenMP's default */
+    struct ga_backward_heat *heat;  /* NULL, or a map of the pairs' errors to fill too */
+    /* NULL, or ga_backward_grad_table(reference, format): shared by sweeps
+     * of one format and reference, used whatever the domain's size */
+    const struct ga_grad_value *grad_table;
 };
+
+/* d(x) of every encoding of a 16-bit format f (ga_grad_value, MPFR), in
+ * encoding order; NULL when out of memory or some value is undecided.
+ * free() it. */
+struct ga_grad_value *ga_backward_grad_table(enum ga_function fn, const struct ga_format *f);
 
 /* Returns 0, or -1 with a message in err (the truth undecided somewhere, a
  * file that failed to read).  A plugin's failed batches are counted in out

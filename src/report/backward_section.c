@@ -1,0 +1,119 @@
+/* Measuring a report's backward section: one backward sweep per row. */
+#include "report/backward_section.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep/backward_sweep.h"
+#include "sweep/pairs.h"
+#include "truth/backward.h"
+
+const char *ga_backward_domain_option(const struct ga_format *f)
+{
+    switch (f->id) {
+    case GA_BFLOAT16: return "--bfloat16-backward-domain";
+    case GA_FLOAT16: return "--float16-backward-domain";
+    case GA_FLOAT32: return "--float32-backward-domain";
+    default: return NULL;
+    }
+}
+
+const char *ga_backward_domain_for(const struct ga_backward_domains *d, const struct ga_format *f)
+{
+    const char *given = f->id == GA_BFLOAT16 ? d->bfloat16
+                        : f->id == GA_FLOAT16 ? d->float16 : d->float32;
+
+    if (d->none || ga_backward_domain_option(f) == NULL)
+        return NULL;
+    return given ? given : f->bits == 16 ? GA_BACKWARD_DOMAIN_16 : GA_BACKWARD_DOMAIN_32;
+}
+
+/* The models whose heat maps a bfloat16 page shows: PyTorch's backward
+ * kernels in float opmath and op by op in the format, for both formulas. */
+static bool has_heat_map(const struct ga_backward_impl *impl)
+{
+    static const char *const mapped[] = {
+        "pytorch_gelu_backward", "pytorch_gelu_backward_native",
+        "pytorch_gelu_backward_tanh", "pytorch_gelu_backward_tanh_native",
+    };
+    for (size_t k = 0; k < sizeof mapped / sizeof mapped[0]; k++)
+        if (strcmp(impl->name, mapped[k]) == 0)
+            return true;
+    return false;
+}
+
+/* The rows: each model against its own derivative, then the tanh forms
+ * against exact gelu' (the forward tables' order). */
+static void plan_rows(struct ga_backward_section *s, const struct ga_format *f)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < ga_backward_catalogue_count(); i++) {
+            const struct ga_backward_impl *impl = ga_backward_catalogue_at(i);
+            if (!ga_backward_supports(impl, f) || (pass == 1 && impl->approximates == GA_GELU_GRAD))
+                continue;
+            s->rows[s->n].impl = impl;
+            s->rows[s->n].reference = pass == 0 ? impl->approximates : GA_GELU_GRAD;
+            s->n++;
+        }
+}
+
+int ga_backward_section_measure(struct ga_backward_section *s, const struct ga_format *f,
+                                const char *domain, int threads, char *err, size_t errlen)
+{
+    struct ga_pairs *pairs = &s->pairs;
+    struct ga_grad_value *tables[2] = { NULL, NULL };  /* gelu_grad, gelu_tanh_grad */
+    char why[512];
+    int status = 0;
+
+    memset(s, 0, sizeof *s);
+    snprintf(s->domain, sizeof s->domain, "%s", domain);
+    snprintf(s->how, sizeof s->how, "gelu-acc report --formats %s %s %s", f->name,
+             ga_backward_domain_option(f), domain);
+    if (ga_pairs_parse(pairs, domain, f, ga_encode(f, 1.0), why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s %s: %s", ga_backward_domain_option(f), domain, why);
+        return -1;
+    }
+    s->format = f;  /* from here on, free frees the pairs */
+    plan_rows(s, f);
+    /* d(x) of every 16-bit x once per derivative, not once per row */
+    for (int k = 0; k < 2 && f->bits <= 16 && status == 0; k++)
+        if (!(tables[k] = ga_backward_grad_table(k ? GA_GELU_TANH_GRAD : GA_GELU_GRAD, f))) {
+            snprintf(err, errlen, "the derivative was not decided for some %s input, or out "
+                     "of memory", f->name);
+            status = -1;
+        }
+    for (size_t i = 0; i < s->n && status == 0; i++) {
+        struct ga_backward_row *r = &s->rows[i];
+        struct ga_backward_sweep sweep = { .name = r->impl->name, .impl = r->impl,
+                                           .reference = r->reference, .pairs = pairs,
+                                           .threads = threads,
+                                           .grad_table = tables[r->reference != GA_GELU_GRAD] };
+        if (f->id == GA_BFLOAT16 && r->reference == r->impl->approximates
+            && has_heat_map(r->impl)
+            && !(r->heat = sweep.heat = ga_backward_heat_new(f))) {
+            snprintf(err, errlen, "out of memory");
+            status = -1;
+        } else if (ga_backward_sweep_run(&sweep, &r->stats, why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s against %s over %s: %s", r->impl->name,
+                     ga_function_name(r->reference), domain, why);
+            status = -1;
+        }
+    }
+    free(tables[0]);
+    free(tables[1]);
+    if (status != 0)
+        ga_backward_section_free(s);
+    return status;
+}
+
+void ga_backward_section_free(struct ga_backward_section *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->rows[i].heat);
+        s->rows[i].heat = NULL;
+    }
+    if (s->format != NULL)
+        ga_pairs_free(&s->pairs);
+    s->format = NULL;
+}

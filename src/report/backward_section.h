@@ -1,0 +1,84 @@
+/* The backward section of a report page: every backward catalogue model
+ * that supports the format, against the derivative it approximates and,
+ * for the tanh forms, against exact gelu' too (as the forward tables), on
+ * one pair domain (sweep/pairs.h).  The bfloat16 rows against their own
+ * derivative also fill a heat map (sweep/backward_heat.h).
+ *
+ * Written as a Markdown and an HTML section of FORMAT.md and FORMAT.html,
+ * and as FORMAT-backward.csv and .json of their own, so that the forward
+ * files stay as they are. */
+#ifndef GA_BACKWARD_SECTION_H
+#define GA_BACKWARD_SECTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "impls/backward.h"
+#include "io/io_error.h"
+#include "sweep/backward_heat.h"
+#include "sweep/backward_stats.h"
+#include "sweep/domain.h"
+#include "sweep/pairs.h"
+
+/* The domains of a report's backward sections, by format; NULL: the
+ * default.  none: no backward section at all. */
+struct ga_backward_domains {
+    bool none;
+    const char *bfloat16, *float16, *float32;
+};
+
+/* The default report's: a fixed sample of 2^20 pairs (seed 1), and for
+ * float32 every 65536th x with dy = 1.  A 16-bit section computes d(x) of
+ * every x once per derivative (ga_backward_grad_table), shared by its rows. */
+#define GA_BACKWARD_DOMAIN_16 "pairs:random:1048576:1"
+#define GA_BACKWARD_DOMAIN_32 "stride:65536"
+
+/* The domain of f's section, or NULL where f has none (no backward model, or
+ * d->none). */
+const char *ga_backward_domain_for(const struct ga_backward_domains *d, const struct ga_format *f);
+/* The report option that sets it ("--bfloat16-backward-domain"), NULL where none. */
+const char *ga_backward_domain_option(const struct ga_format *f);
+
+#define GA_BACKWARD_ROWS_MAX 32
+
+struct ga_backward_row {
+    const struct ga_backward_impl *impl;
+    enum ga_function reference;
+    struct ga_backward_stats stats;
+    struct ga_backward_heat *heat;   /* NULL: none drawn */
+};
+
+struct ga_backward_section {
+    const struct ga_format *format;
+    char domain[GA_DOMAIN_SPEC_LEN];
+    struct ga_pairs pairs;               /* the domain, parsed */
+    char how[GA_DOMAIN_SPEC_LEN + 96];   /* the command that writes it */
+    size_t n;
+    struct ga_backward_row rows[GA_BACKWARD_ROWS_MAX];
+};
+
+/* Measures s's rows for f over domain (dy = 1 for an x domain) with threads
+ * (0: OpenMP's default).  Returns 0, or -1 with a message in err (a bad
+ * domain, out of memory, a truth undecided). */
+int ga_backward_section_measure(struct ga_backward_section *s, const struct ga_format *f,
+                                const char *domain, int threads, char *err, size_t errlen);
+void ga_backward_section_free(struct ga_backward_section *s);
+
+/* The section (a "## Backward" heading, explanation, tables), 0 or -1. */
+int ga_write_backward_markdown(FILE *out, const struct ga_backward_section *s);
+int ga_write_backward_html(FILE *out, const struct ga_backward_section *s);
+/* One row per (model, reference, region all/root). */
+int ga_write_backward_csv(FILE *out, const struct ga_backward_section *s);
+/* An array of objects, each as 'gelu-acc sweep --backward --json' writes one. */
+int ga_write_backward_json(FILE *out, const struct ga_backward_section *s);
+
+/* DIR/plots/FORMAT-backward-heat-MODEL.svg for each row with a heat map. */
+enum ga_io_status ga_write_backward_heatmaps(const char *dir, const struct ga_backward_section *s,
+                                             struct ga_io_error *err);
+/* That file's name under DIR ("plots/..."), into buf of GA_HEAT_PATH_LEN. */
+#define GA_HEAT_PATH_LEN 160
+const char *ga_backward_heat_path(const struct ga_backward_section *s, size_t row,
+                                  char buf[GA_HEAT_PATH_LEN]);
+
+#endif

@@ -1,0 +1,112 @@
+#!/bin/bash
+# The backward sections of 'gelu-acc report': every figure of
+# FORMAT-backward.json is what 'gelu-acc sweep --backward --json' measures on
+# the same domain (another path through the program), the CSV holds the same
+# counts, the pages show the section and the bfloat16 heat maps (well-formed
+# SVG), --no-backward leaves it all out, and bad options are refused with
+# exit status 2.  The heat map's bins add up to the sweep's totals:
+# tests/backward_heat_test.
+. "${top_srcdir:-.}/tests/tap.sh"
+
+bf=pairs:random:20000:3
+f16=pairs:random:15000:4
+f32=stride:1048576
+check "a report with small backward domains" \
+    "$GELU_ACC" report --out "$tmp/r" --formats bfloat16,float16,float32 \
+    --float32-domain stride:1048576 --bfloat16-backward-domain $bf \
+    --float16-backward-domain $f16 --float32-backward-domain $f32
+
+# same_as_sweep FORMAT DOMAIN: each row of FORMAT-backward.json equals the
+# sweep's JSON of that model, reference and domain, key for key.
+same_as_sweep() {
+    local f=$1 domain=$2
+    "$PYTHON" - "$tmp/r/$f-backward.json" "$GELU_ACC" "$f" "$domain" <<'PY'
+import json, subprocess, sys
+path, prog, fmt, domain = sys.argv[1:]
+rows = json.load(open(path))
+assert rows, 'no rows'
+for row in rows:
+    out = subprocess.run([prog, 'sweep', '--backward', '--impl', row['impl'], '--format', fmt,
+                          '--domain', domain, '--reference', row['reference'], '--json'],
+                         check=True, capture_output=True, text=True).stdout
+    alone = json.loads(out)
+    assert row == alone, (row['impl'], row['reference'], row, alone)
+    assert row['domain'] == domain
+print(len(rows), 'rows')
+PY
+}
+check "bfloat16-backward.json = sweep --backward on the same pairs" same_as_sweep bfloat16 $bf
+check "float16-backward.json = sweep --backward on the same pairs" same_as_sweep float16 $f16
+check "float32-backward.json = sweep --backward on the same x, dy = 1" same_as_sweep float32 $f32
+
+# Every model of the format against its derivative, the tanh forms against
+# exact gelu' too; the CSV's counts are the JSON's.
+rows_and_csv() {
+    "$PYTHON" - "$tmp/r" <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+for fmt, models, tanh in [('bfloat16', 10, 5), ('float16', 10, 5), ('float32', 6, 3)]:
+    rows = json.load(open('%s/%s-backward.json' % (d, fmt)))
+    assert len(rows) == models + tanh, (fmt, len(rows))
+    assert sum(r['reference'] == 'gelu_tanh_grad' for r in rows) == tanh, fmt
+    assert len({(r['impl'], r['reference']) for r in rows}) == len(rows), fmt
+    table = list(csv.DictReader(open('%s/%s-backward.csv' % (d, fmt))))
+    assert len(table) == 2 * len(rows), fmt
+    for r in rows:
+        for region in ('all', 'root'):
+            c = [t for t in table if (t['impl'], t['reference'], t['region'])
+                 == (r['impl'], r['reference'], region)]
+            assert len(c) == 1, (fmt, r['impl'], region)
+            for key in ('pairs', 'correctly_rounded', 'faithful', 'sign_errors', 'zero_sign'):
+                assert int(c[0][key]) == r[region][key], (fmt, r['impl'], region, key)
+PY
+}
+check "the rows of each format, and the CSV's counts are the JSON's" rows_and_csv
+
+for f in bfloat16 float16 float32; do
+    check "$f.md and .html have the backward section" \
+        bash -c "grep -q '^## Backward: dx = dy·gelu′(x)$' '$tmp/r/$f.md' &&
+                 grep -q '<h2 id=\"backward\">' '$tmp/r/$f.html' &&
+                 grep -q 'href=\"#backward\"' '$tmp/r/$f.html'"
+done
+heat_maps() {
+    local n
+    n=$(ls "$tmp/r/plots" | grep -c '^bfloat16-backward-heat-.*\.svg$')
+    [ "$n" -eq 4 ] || { echo "$n heat maps"; return 1; }
+    ! ls "$tmp/r/plots" | grep -q '^float16-backward-heat' || return 1
+    for svg in "$tmp"/r/plots/bfloat16-backward-heat-*.svg; do
+        "$PYTHON" -c "import sys, xml.etree.ElementTree as t; t.parse(sys.argv[1])" "$svg" || return 1
+        grep -qF "](plots/${svg##*/})" "$tmp/r/bfloat16.md" || return 1
+        grep -qF "src=\"plots/${svg##*/}\"" "$tmp/r/bfloat16.html" || return 1
+    done
+}
+check "bfloat16 has 4 heat maps, well-formed and shown by both pages" heat_maps
+
+no_backward() {
+    "$GELU_ACC" report --out "$tmp/n" --formats bfloat16 --no-backward >/dev/null &&
+    ! grep -q backward "$tmp/n/bfloat16.md" && [ ! -e "$tmp/n/bfloat16-backward.json" ] &&
+    [ ! -e "$tmp/n/bfloat16-backward.csv" ] && ! ls "$tmp/n/plots" | grep -q backward
+}
+check "--no-backward leaves the section and its files out" no_backward
+check "the small formats have no backward section" \
+    bash -c "'$GELU_ACC' report --out '$tmp/s' --formats float4_e2m1 >/dev/null &&
+             ! grep -q Backward '$tmp/s/float4_e2m1.md' && [ ! -e '$tmp/s/float4_e2m1-backward.json' ]"
+
+refused() {
+    local text=$1
+    shift
+    expect_status 2 "$@" && stderr_has "$text"
+}
+check "a bad backward domain is refused, the option named" \
+    refused "--bfloat16-backward-domain pairs:nonsense" "$GELU_ACC" report --out "$tmp/x1" \
+    --formats bfloat16 --bfloat16-backward-domain pairs:nonsense
+check "pairs:all is refused for float32" \
+    refused "--float32-backward-domain" "$GELU_ACC" report --out "$tmp/x2" --formats float32 \
+    --float32-domain stride:1048576 --float32-backward-domain pairs:all
+check "the backward options are refused with --partial" \
+    refused "cannot be given to a shard" "$GELU_ACC" report --formats bfloat16 --shard 1/2 \
+    --partial "$tmp/p" --bfloat16-backward-domain $bf
+check "--no-backward is refused with --partial" \
+    refused "cannot be given to a shard" "$GELU_ACC" report --formats bfloat16 --partial "$tmp/p" \
+    --no-backward
+finish
