@@ -287,7 +287,8 @@ static void test_files_written(void **state)
     assert_int_equal(mkdir(empty, 0777), 0);
     assert_int_equal(ga_write_pictures(empty, f16, results, 0, &err), GA_IO_OK);
     assert_true(is_file(empty, "plots/float16-overview.svg"));
-    assert_int_equal(ga_write_html_page(empty, f16, results, 0, "none", &err), GA_IO_OK);
+    assert_int_equal(ga_write_html_page(empty, f16, results, 0, "none", NULL, NULL, NULL, &err),
+                     GA_IO_OK);
 
     /* A file where the directory should be is an error, not a crash. */
     char blocked[160];
@@ -418,7 +419,8 @@ static void test_html_references_exist(void **state)
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
         assert_int_equal(ga_write_report_file(dir, files[k].name, true, files[k].writer, NULL,
                                               &err), GA_IO_OK);
-    assert_int_equal(ga_write_html_page(dir, f16, results, NRESULTS, "gelu-acc test", &err),
+    assert_int_equal(ga_write_html_page(dir, f16, results, NRESULTS, "gelu-acc test", NULL, NULL,
+                                        NULL, &err),
                      GA_IO_OK);
     assert_int_equal(ga_write_html_index(dir, formats, 1, NULL, &err), GA_IO_OK);
     check_references(dir, "float16.html");
@@ -457,7 +459,9 @@ static void test_text_is_escaped(void **state)
     odd[0].models = "<script>alert(1)</script>";
     fresh_dir(dir, sizeof dir, "escape");
     assert_int_equal(ga_write_pictures(dir, f16, odd, NRESULTS, &err), GA_IO_OK);
-    assert_int_equal(ga_write_html_page(dir, f16, odd, NRESULTS, "how <&>", &err), GA_IO_OK);
+    assert_int_equal(ga_write_html_page(dir, f16, odd, NRESULTS, "how <&>", NULL, NULL, NULL,
+                                        &err),
+                     GA_IO_OK);
     snprintf(path, sizeof path, "%s/float16.html", dir);
     char *page = read_all(path, &len);
     assert_non_null(page);

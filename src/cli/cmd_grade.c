@@ -2,10 +2,9 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "sweep/graded.h"
-#include "cli/measure.h"
+#include "cli/options.h"
 
 static const char help[] =
     "usage: gelu-acc grade --format FORMAT --inputs FILE --outputs FILE\n"
@@ -26,66 +25,45 @@ static const char help[] =
 int ga_cmd_grade(int argc, char **argv)
 {
     static const struct option options[] = {
-        { "format", required_argument, NULL, 'f' },
+        GA_CLI_OPTION_FORMAT,
         { "inputs", required_argument, NULL, 'i' },
         { "outputs", required_argument, NULL, 'o' },
-        { "reference", required_argument, NULL, 'r' },
-        { "name", required_argument, NULL, 'n' },
-        { "oracle", required_argument, NULL, 'O' },
-        { "threads", required_argument, NULL, 't' },
-        { "json", no_argument, NULL, 'j' },
-        { "csv", no_argument, NULL, 'c' },
-        { "help", no_argument, NULL, 'h' },
+        GA_CLI_OPTION_REFERENCE,
+        GA_CLI_OPTION_NAME,
+        GA_CLI_OPTION_ORACLE,
+        GA_CLI_OPTION_THREADS,
+        GA_CLI_OPTION_JSON,
+        GA_CLI_OPTION_CSV,
+        GA_CLI_OPTION_HELP,
         { NULL, 0, NULL, 0 },
     };
-    const char *format_name = NULL, *in_path = NULL, *out_path = NULL, *name = NULL;
-    struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST };
+    const char *in_path = NULL, *out_path = NULL;
+    struct ga_cli_options o;
+    struct ga_sweep_options so;
     struct ga_measurement m = { 0 };
     struct ga_result *result = NULL;
     struct ga_io_error io;
     struct ga_domain d;
     const struct ga_format *f;
-    enum ga_cli_form form = GA_CLI_TEXT;
     struct ga_graded g;
     int opt, status;
 
-    for (int a = 1; a < argc; a++)
-        if (strcmp(argv[a], "--backward") == 0)
-            return ga_cmd_grade_backward(argc, argv);
-    m.reference = GA_GELU;
-    m.want_shape = true;
+    if (ga_cli_wants_backward(argc, argv))
+        return ga_cmd_grade_backward(argc, argv);
+    ga_cli_options_init(&o, "grade", help, false, false);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (opt) {
-        case 'f': format_name = optarg; break;
         case 'i': in_path = optarg; break;
         case 'o': out_path = optarg; break;
-        case 'n': name = optarg; break;
-        case 'j': form = GA_CLI_JSON; break;
-        case 'c': form = GA_CLI_CSV; break;
-        case 'r':
-            if (ga_cli_function(optarg, &m.reference) != 0)
-                return GA_EXIT_USAGE;
-            break;
-        case 'O':
-            if (ga_cli_oracle(optarg, &so.oracle) != 0)
-                return GA_EXIT_USAGE;
-            break;
-        case 't':
-            if (ga_cli_threads("grade", optarg, &so.threads) != 0)
-                return GA_EXIT_USAGE;
-            break;
-        case 'h': fputs(help, stdout); return GA_EXIT_OK;
         default:
-            ga_cli_error("grade: see 'gelu-acc grade --help'");
-            return GA_EXIT_USAGE;
+            if ((status = ga_cli_option(&o, opt, optarg)) != GA_CLI_GO_ON)
+                return status;
         }
     }
-    if (optind < argc) {
-        ga_cli_error("grade: unexpected argument '%s'", argv[optind]);
+    if (ga_cli_no_operands(&o, argc, argv) != 0)
         return GA_EXIT_USAGE;
-    }
-    if (!(f = ga_cli_format(format_name)))
+    if (!(f = ga_cli_format(o.format)))
         return GA_EXIT_USAGE;
     if (!in_path || !out_path) {
         ga_cli_error("grade: --inputs FILE and --outputs FILE are required");
@@ -95,12 +73,15 @@ int ga_cmd_grade(int argc, char **argv)
         ga_cli_error("grade: %s", io.message);
         return GA_EXIT_USAGE;
     }
+    m.reference = o.reference;
+    m.want_shape = true;
+    so = (struct ga_sweep_options){ .oracle = o.oracle, .threads = o.threads };
     ga_graded_attach(&g, in_path, &d, &m);
     if (!(result = malloc(sizeof *result)))
         status = GA_EXIT_INTERNAL;
-    else if ((status = ga_cli_measure("grade", f, &d, &m, &so, name ? name : out_path,
+    else if ((status = ga_cli_measure("grade", f, &d, &m, &so, o.name ? o.name : out_path,
                                       result)) == GA_EXIT_OK)
-        status = ga_cli_print_result(result, form);
+        status = ga_cli_print_result(result, o.form);
     free(result);
     ga_domain_free(&d);
     ga_graded_close(&g);

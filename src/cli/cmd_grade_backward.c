@@ -1,12 +1,7 @@
 /* gelu-acc grade --backward: backward outputs computed anywhere, graded
  * against RN_F(dy * d(x)) with the statistics of sweep --backward. */
-#include <getopt.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "cli/cli.h"
-#include "cli/measure.h"
 #include "cli/backward_run.h"
+#include "cli/options.h"
 #include "sweep/graded.h"
 
 static const char help[] =
@@ -30,58 +25,42 @@ static const char *read_error(const void *g)
 int ga_cmd_grade_backward(int argc, char **argv)
 {
     static const struct option options[] = {
-        { "backward", no_argument, NULL, 'b' },
-        { "format", required_argument, NULL, 'f' },
+        GA_CLI_OPTION_BACKWARD,
+        GA_CLI_OPTION_FORMAT,
         { "x", required_argument, NULL, 'x' },
         { "dy", required_argument, NULL, 'y' },
         { "dx", required_argument, NULL, 'd' },
-        { "reference", required_argument, NULL, 'r' },
-        { "name", required_argument, NULL, 'n' },
-        { "json", no_argument, NULL, 'j' },
-        { "threads", required_argument, NULL, 't' },
-        { "help", no_argument, NULL, 'h' },
+        GA_CLI_OPTION_REFERENCE,
+        GA_CLI_OPTION_NAME,
+        GA_CLI_OPTION_JSON,
+        GA_CLI_OPTION_THREADS,
+        GA_CLI_OPTION_HELP,
         { NULL, 0, NULL, 0 },
     };
-    const char *format_name = NULL, *x_path = NULL, *dy_path = NULL, *dx_path = NULL;
-    struct ga_backward_sweep s = { .reference = GA_GELU_GRAD };
+    const char *x_path = NULL, *dy_path = NULL, *dx_path = NULL;
+    struct ga_cli_options o;
+    struct ga_backward_sweep s = { 0 };
     struct ga_pairs pairs;
     struct ga_graded g;
     struct ga_io_error io;
     const struct ga_format *f;
-    bool json = false;
     int opt, status;
 
+    ga_cli_options_init(&o, "grade", help, true, false);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (opt) {
-        case 'b': break;
-        case 'f': format_name = optarg; break;
         case 'x': x_path = optarg; break;
         case 'y': dy_path = optarg; break;
         case 'd': dx_path = optarg; break;
-        case 'n': s.name = optarg; break;
-        case 'j': json = true; break;
-        case 'r':
-            if (ga_cli_derivative("grade", optarg, &s.reference) != 0)
-                return GA_EXIT_USAGE;
-            break;
-        case 't':
-            if (ga_cli_threads("grade", optarg, &s.threads) != 0)
-                return GA_EXIT_USAGE;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return GA_EXIT_OK;
         default:
-            ga_cli_error("grade: see 'gelu-acc grade --backward --help'");
-            return GA_EXIT_USAGE;
+            if ((status = ga_cli_option(&o, opt, optarg)) != GA_CLI_GO_ON)
+                return status;
         }
     }
-    if (optind < argc) {
-        ga_cli_error("grade: unexpected argument '%s'", argv[optind]);
+    if (ga_cli_no_operands(&o, argc, argv) != 0)
         return GA_EXIT_USAGE;
-    }
-    if (!(f = ga_cli_format(format_name)))
+    if (!(f = ga_cli_format(o.format)))
         return GA_EXIT_USAGE;
     if (f->id != GA_FLOAT32 && f->id != GA_FLOAT16 && f->id != GA_BFLOAT16) {
         ga_cli_error("grade: --backward grades float32, float16 or bfloat16, not %s", f->name);
@@ -97,9 +76,10 @@ int ga_cmd_grade_backward(int argc, char **argv)
     }
     ga_graded_attach_backward(&g, x_path, &pairs, &s.dx);
     s.pairs = &pairs;
-    if (!s.name)
-        s.name = dx_path;
-    status = ga_cli_backward_run("grade", &s, json, read_error, &g);
+    s.reference = o.reference;
+    s.threads = o.threads;
+    s.name = o.name ? o.name : dx_path;
+    status = ga_cli_backward_run("grade", &s, o.form == GA_CLI_JSON, read_error, &g);
     ga_pairs_free(&pairs);
     ga_graded_close(&g);
     return status;

@@ -621,8 +621,8 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
         if (status == GA_EXIT_OK
             && (ga_write_pictures(dir, f, results, n, &io) != GA_IO_OK
                 || (backward && ga_write_backward_heatmaps(dir, backward, &io) != GA_IO_OK)
-                || ga_write_html_page_backward(dir, f, results, n, how, page.real, cast,
-                                               backward, &io) != GA_IO_OK)) {
+                || ga_write_html_page(dir, f, results, n, how, page.real, cast, backward,
+                                      &io) != GA_IO_OK)) {
             ga_cli_error("report: %s", io.message);
             status = GA_EXIT_USAGE;
         }

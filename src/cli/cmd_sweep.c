@@ -1,14 +1,13 @@
 /* gelu-acc sweep: measure one implementation over a domain, or a shard of
  * it into a partial file, with checkpoints if asked. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "config.h"
-#include "cli/measure.h"
+#include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/ranks.h"
 #include "sweep/kernel_spec.h"
@@ -227,32 +226,30 @@ static int sweep_share(struct ga_kernel *k, const struct ga_format *f,
 int ga_cmd_sweep(int argc, char **argv)
 {
     static const struct option options[] = {
-        { "impl", required_argument, NULL, 'i' },
-        { "kernel", required_argument, NULL, 'k' },
-        { "timeout", required_argument, NULL, 'T' },
+        GA_CLI_OPTION_IMPL,
+        GA_CLI_OPTION_KERNEL,
+        GA_CLI_OPTION_TIMEOUT,
         { "max-failures", required_argument, NULL, 'm' },
-        { "format", required_argument, NULL, 'f' },
+        GA_CLI_OPTION_FORMAT,
         { "input-format", required_argument, NULL, 'W' },
-        { "reference", required_argument, NULL, 'r' },
-        { "domain", required_argument, NULL, 'd' },
-        { "oracle", required_argument, NULL, 'o' },
-        { "threads", required_argument, NULL, 't' },
-        { "json", no_argument, NULL, 'j' },
-        { "csv", no_argument, NULL, 'c' },
+        GA_CLI_OPTION_REFERENCE,
+        GA_CLI_OPTION_DOMAIN,
+        GA_CLI_OPTION_ORACLE,
+        GA_CLI_OPTION_THREADS,
+        GA_CLI_OPTION_JSON,
+        GA_CLI_OPTION_CSV,
         { "shard", required_argument, NULL, 'S' },
         { "partial", required_argument, NULL, 'P' },
         { "checkpoint", required_argument, NULL, 'C' },
         { "checkpoint-interval", required_argument, NULL, 'I' },
-        { "help", no_argument, NULL, 'h' },
+        GA_CLI_OPTION_HELP,
         { NULL, 0, NULL, 0 },
     };
-    const char *impl_name = NULL, *kernel = NULL, *format_name = NULL, *domain_spec = NULL;
-    struct ga_plugin_options po;
-    struct ga_kernel_request rq = { .reference = GA_GELU };
+    struct ga_cli_options o;
+    struct ga_kernel_request rq = { 0 };
     struct ga_kernel k;
     struct ga_io_error io;
-    struct ga_sweep_options so = { .oracle = GA_ORACLE_FAST };
-    enum ga_cli_form form = GA_CLI_TEXT;
+    struct ga_sweep_options so = { 0 };
     const struct ga_format *f;
     struct ga_result *result;
     struct share_request sr = { .shard = 1, .shards = 1, .ranks = ga_ranks_count(),
@@ -262,50 +259,24 @@ int ga_cmd_sweep(int argc, char **argv)
     char *plugin_spec = NULL;
     int opt, status;
 
-    for (int a = 1; a < argc; a++)
-        if (strcmp(argv[a], "--backward") == 0) {
-            if (ga_ranks_count() > 1) {
-                ga_cli_error("sweep: --backward runs as one process, not under mpirun");
-                return GA_EXIT_USAGE;
-            }
-            return ga_cmd_sweep_backward(argc, argv);
+    if (ga_cli_wants_backward(argc, argv)) {
+        if (ga_ranks_count() > 1) {
+            ga_cli_error("sweep: --backward runs as one process, not under mpirun");
+            return GA_EXIT_USAGE;
         }
-    ga_plugin_default_options(&po);
+        return ga_cmd_sweep_backward(argc, argv);
+    }
+    ga_cli_options_init(&o, "sweep", help, false, true);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (opt) {
-        case 'i': impl_name = optarg; break;
-        case 'k': kernel = optarg; break;
-        case 'T':
-            if (ga_cli_timeout("sweep", optarg, &po.timeout_s) != 0)
-                return GA_EXIT_USAGE;
-            break;
         case 'm':
             if (ga_sweep_parse_max_failures(optarg, &so.max_failures) != 0) {
                 ga_cli_error("sweep: --max-failures takes a positive count, not '%s'", optarg);
                 return GA_EXIT_USAGE;
             }
             break;
-        case 'f': format_name = optarg; break;
         case 'W': input_format = optarg; break;
-        case 'd': domain_spec = optarg; break;
-        case 'j':
-        case 'c':
-            if (ga_cli_choose_form("sweep", opt, &form) != 0)
-                return GA_EXIT_USAGE;
-            break;
-        case 'r':
-            if (ga_cli_function(optarg, &rq.reference) != 0)
-                return GA_EXIT_USAGE;
-            break;
-        case 'o':
-            if (ga_cli_oracle(optarg, &so.oracle) != 0)
-                return GA_EXIT_USAGE;
-            break;
-        case 't':
-            if (ga_cli_threads("sweep", optarg, &so.threads) != 0)
-                return GA_EXIT_USAGE;
-            break;
         case 'S':
             if (ga_shard_parse(optarg, &sr.shard, &sr.shards) != 0) {
                 ga_cli_error("sweep: --shard takes K/N with 1 <= K <= N <= %u, not '%s'",
@@ -320,18 +291,15 @@ int ga_cmd_sweep(int argc, char **argv)
                 return GA_EXIT_USAGE;
             interval = optarg;
             break;
-        case 'h':
-            fputs(help, stdout);
-            return GA_EXIT_OK;
         default:
-            ga_cli_error("sweep: see 'gelu-acc sweep --help'");
-            return GA_EXIT_USAGE;
+            if ((status = ga_cli_option(&o, opt, optarg)) != GA_CLI_GO_ON)
+                return status;
         }
     }
-    if (optind < argc) {
-        ga_cli_error("sweep: unexpected argument '%s'", argv[optind]);
+    if (ga_cli_no_operands(&o, argc, argv) != 0)
         return GA_EXIT_USAGE;
-    }
+    so.oracle = o.oracle;
+    so.threads = o.threads;
     if (sr.shards > 1 && !sr.partial) {
         ga_cli_error("sweep: --shard needs --partial FILE (then 'gelu-acc merge' the files)");
         return GA_EXIT_USAGE;
@@ -350,46 +318,47 @@ int ga_cmd_sweep(int argc, char **argv)
         ga_cli_error("sweep: --checkpoint-interval needs --checkpoint FILE");
         return GA_EXIT_USAGE;
     }
-    if (sr.partial && form != GA_CLI_TEXT) {
+    if (sr.partial && o.form != GA_CLI_TEXT) {
         ga_cli_error("sweep: --partial writes a file and prints nothing: give --json or --csv "
                      "to 'gelu-acc merge'");
         return GA_EXIT_USAGE;
     }
-    if (!(f = ga_cli_format(format_name)))
+    if (!(f = ga_cli_format(o.format)))
         return GA_EXIT_USAGE;
     if (input_format) {  /* every fused model, every convention: nothing else to choose */
         if (ga_ranks_count() > 1) {
             ga_cli_error("sweep: --input-format runs as one process, not under mpirun");
             return GA_EXIT_USAGE;
         }
-        if (impl_name || kernel || sr.partial || sr.checkpoint || form != GA_CLI_TEXT
-            || rq.reference != GA_GELU) {
+        if (o.impl || o.kernel || sr.partial || sr.checkpoint || o.form != GA_CLI_TEXT
+            || o.reference != GA_GELU) {
             ga_cli_error("sweep: --input-format measures the fused GELU + cast models against "
                          "exact GELU and prints their table: it takes only --format and "
                          "--domain");
             return GA_EXIT_USAGE;
         }
-        return ga_cli_sweep_cast(f, input_format, domain_spec);
+        return ga_cli_sweep_cast(f, input_format, o.domain);
     }
     if ((sr.partial || sr.checkpoint) && !ga_is_enumerable(f)) {  /* 32-bit encodings in the file */
         ga_cli_error("sweep: --partial and --checkpoint files hold encodings of at most 32 bits, "
                      "not %s ones", f->name);
         return GA_EXIT_USAGE;
     }
-    if (!impl_name == !kernel) {
+    if (!o.impl == !o.kernel) {
         ga_cli_error("sweep: give one of --impl NAME (see 'gelu-acc list') and --kernel LIB.so:SYMBOL");
         return GA_EXIT_USAGE;
     }
-    if (kernel) {
-        size_t n = strlen(kernel) + sizeof "plugin:";
+    if (o.kernel) {
+        size_t n = strlen(o.kernel) + sizeof "plugin:";
         if (!(plugin_spec = malloc(n)))
             return GA_EXIT_INTERNAL;
-        snprintf(plugin_spec, n, "plugin:%s", kernel);
+        snprintf(plugin_spec, n, "plugin:%s", o.kernel);
     }
-    rq.spec = kernel ? plugin_spec : impl_name;
+    rq.spec = o.kernel ? plugin_spec : o.impl;
     rq.format = f;
-    rq.domain = domain_spec;
-    rq.plugin_options = &po;
+    rq.domain = o.domain;
+    rq.plugin_options = &o.plugin;
+    rq.reference = o.reference;
     if (ga_kernel_open(&k, &rq, &io) != GA_IO_OK) {
         ga_cli_error("sweep: %s", io.message);
         free(plugin_spec);
@@ -413,14 +382,14 @@ int ga_cmd_sweep(int argc, char **argv)
     }
     k.measurement.want_shape = true;
     if (sr.partial || sr.checkpoint || sr.ranks > 1) {
-        status = sweep_share(&k, f, &so, rq.spec, k.plugin || k.real ? po.timeout_s : 0, &sr,
-                             form);
+        status = sweep_share(&k, f, &so, rq.spec, k.plugin || k.real ? o.plugin.timeout_s : 0,
+                             &sr, o.form);
     } else if (!(result = malloc(sizeof *result))) {
         status = GA_EXIT_INTERNAL;
     } else {
         if ((status = ga_cli_measure("sweep", f, &k.domain, &k.measurement, &so, NULL,
                                      result)) == GA_EXIT_OK)
-            status = ga_cli_print_sweep("sweep", result, form);
+            status = ga_cli_print_sweep("sweep", result, o.form);
         free(result);
     }
 out:

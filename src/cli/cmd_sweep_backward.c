@@ -1,13 +1,7 @@
 /* gelu-acc sweep --backward: a backward kernel over a pair domain. */
-#include <getopt.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "cli/cli.h"
-#include "cli/measure.h"
-#include "formats/parse_value.h"
 #include "cli/backward_run.h"
+#include "cli/options.h"
+#include "formats/parse_value.h"
 
 static const char help[] =
     "usage: gelu-acc sweep --backward (--impl NAME | --kernel LIB.so:SYMBOL)\n"
@@ -39,109 +33,81 @@ static const char help[] =
 int ga_cmd_sweep_backward(int argc, char **argv)
 {
     static const struct option options[] = {
-        { "backward", no_argument, NULL, 'b' },
-        { "impl", required_argument, NULL, 'i' },
-        { "kernel", required_argument, NULL, 'k' },
-        { "timeout", required_argument, NULL, 'T' },
-        { "format", required_argument, NULL, 'f' },
-        { "domain", required_argument, NULL, 'd' },
+        GA_CLI_OPTION_BACKWARD,
+        GA_CLI_OPTION_IMPL,
+        GA_CLI_OPTION_KERNEL,
+        GA_CLI_OPTION_TIMEOUT,
+        GA_CLI_OPTION_FORMAT,
+        GA_CLI_OPTION_DOMAIN,
         { "dy", required_argument, NULL, 'y' },
-        { "reference", required_argument, NULL, 'r' },
-        { "json", no_argument, NULL, 'j' },
-        { "threads", required_argument, NULL, 't' },
-        { "help", no_argument, NULL, 'h' },
+        GA_CLI_OPTION_REFERENCE,
+        GA_CLI_OPTION_JSON,
+        GA_CLI_OPTION_THREADS,
+        GA_CLI_OPTION_HELP,
         { NULL, 0, NULL, 0 },
     };
-    const char *impl_name = NULL, *kernel = NULL, *format_name = NULL, *domain = NULL;
     const char *dy_text = "1";
-    struct ga_plugin_options po;
+    struct ga_cli_options o;
     struct ga_io_error io;
     struct ga_backward_sweep s = { 0 };
     struct ga_pairs pairs;
     const struct ga_format *f;
-    bool json = false;
-    int opt, have_reference = 0, status;
+    int opt, status;
     ga_bits dy;
     char err[512];
 
-    ga_plugin_default_options(&po);
+    ga_cli_options_init(&o, "sweep", help, true, false);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
-        switch (opt) {
-        case 'b': break;
-        case 'i': impl_name = optarg; break;
-        case 'k': kernel = optarg; break;
-        case 'T':
-            if (ga_cli_timeout("sweep", optarg, &po.timeout_s) != 0)
-                return GA_EXIT_USAGE;
-            break;
-        case 'f': format_name = optarg; break;
-        case 'd': domain = optarg; break;
-        case 'y': dy_text = optarg; break;
-        case 'r':
-            if (ga_cli_derivative("sweep", optarg, &s.reference) != 0)
-                return GA_EXIT_USAGE;
-            have_reference = 1;
-            break;
-        case 'j': json = true; break;
-        case 't':
-            if (ga_cli_threads("sweep", optarg, &s.threads) != 0)
-                return GA_EXIT_USAGE;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return GA_EXIT_OK;
-        default:
-            ga_cli_error("sweep: see 'gelu-acc sweep --backward --help'");
-            return GA_EXIT_USAGE;
-        }
+        if (opt == 'y')
+            dy_text = optarg;
+        else if ((status = ga_cli_option(&o, opt, optarg)) != GA_CLI_GO_ON)
+            return status;
     }
-    if (optind < argc) {
-        ga_cli_error("sweep: unexpected argument '%s'", argv[optind]);
+    if (ga_cli_no_operands(&o, argc, argv) != 0)
         return GA_EXIT_USAGE;
-    }
-    if (!impl_name == !kernel) {
+    if (!o.impl == !o.kernel) {
         ga_cli_error("sweep: --backward needs one of --impl NAME ('gelu-acc list --backward') "
                      "and --kernel LIB.so:SYMBOL");
         return GA_EXIT_USAGE;
     }
-    if (!(f = ga_cli_format(format_name)))
+    if (!(f = ga_cli_format(o.format)))
         return GA_EXIT_USAGE;
     if (ga_parse_value(f, dy_text, &dy) != 0) {
         ga_cli_error("sweep: --dy takes a number, not '%s'", dy_text);
         return GA_EXIT_USAGE;
     }
-    if (!domain)
-        domain = f->bits == 16 ? "pairs:all" : ga_domain_default(f);
-    if (ga_pairs_parse(&pairs, domain, f, dy, err, sizeof err) != 0) {
+    if (!o.domain)
+        o.domain = f->bits == 16 ? "pairs:all" : ga_domain_default(f);
+    if (ga_pairs_parse(&pairs, o.domain, f, dy, err, sizeof err) != 0) {
         ga_cli_error("sweep: %s", err);
         return GA_EXIT_USAGE;
     }
-    if (kernel) {
-        if (po.narrow_timeout_s > po.timeout_s)
-            po.narrow_timeout_s = po.timeout_s;
-        if (ga_plugin_open_backward(kernel, f, &po, &s.plugin, &io) != GA_IO_OK) {
+    s.reference = o.reference;  /* gelu_grad unless given; a catalogue kernel's otherwise */
+    s.threads = o.threads;
+    if (o.kernel) {
+        if (o.plugin.narrow_timeout_s > o.plugin.timeout_s)
+            o.plugin.narrow_timeout_s = o.plugin.timeout_s;
+        if (ga_plugin_open_backward(o.kernel, f, &o.plugin, &s.plugin, &io) != GA_IO_OK) {
             ga_cli_error("sweep: %s", io.message);
             ga_pairs_free(&pairs);
             return GA_EXIT_USAGE;
         }
-        s.name = kernel;
-        if (!have_reference)
-            s.reference = GA_GELU_GRAD;
-    } else if (!ga_backward_catalogue_find(impl_name) && ga_real_backward_find(impl_name)) {
-        const struct ga_real *r = ga_real_backward_find(impl_name);
+        s.name = o.kernel;
+    } else if (!ga_backward_catalogue_find(o.impl) && ga_real_backward_find(o.impl)) {
+        const struct ga_real *r = ga_real_backward_find(o.impl);
         struct gelu_acc_real_info about;
-        if (ga_real_open_backward(r, f, &po, &s.plugin, &about, &io) != GA_IO_OK) {
+        if (ga_real_open_backward(r, f, &o.plugin, &s.plugin, &about, &io) != GA_IO_OK) {
             ga_cli_error("sweep: %s", io.message);
             ga_pairs_free(&pairs);
             return GA_EXIT_USAGE;
         }
         s.name = r->name;
-        if (!have_reference)
+        if (!o.have_reference)
             s.reference = r->approximates;
-    } else if (!(s.impl = ga_backward_catalogue_find(impl_name))) {
+    } else if (!(s.impl = ga_backward_catalogue_find(o.impl))) {
         ga_cli_error("sweep: --backward needs --impl with a backward kernel ('gelu-acc list "
-                     "--backward'), not '%s'", impl_name);
+                     "--backward'), not '%s'", o.impl);
         ga_pairs_free(&pairs);
         return GA_EXIT_USAGE;
     } else if (!ga_backward_supports(s.impl, f)) {
@@ -150,11 +116,11 @@ int ga_cmd_sweep_backward(int argc, char **argv)
         return GA_EXIT_USAGE;
     } else {
         s.name = s.impl->name;
-        if (!have_reference)
+        if (!o.have_reference)
             s.reference = s.impl->approximates;
     }
     s.pairs = &pairs;
-    status = ga_cli_backward_run("sweep", &s, json, NULL, NULL);
+    status = ga_cli_backward_run("sweep", &s, o.form == GA_CLI_JSON, NULL, NULL);
     ga_pairs_free(&pairs);
     ga_plugin_close(s.plugin);
     return status;

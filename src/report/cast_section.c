@@ -2,6 +2,7 @@
 #include "report/cast_section.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "report/number_text.h"
@@ -54,51 +55,44 @@ static void intro(FILE *out, const struct ga_cast_result *r)
             r->in->name, r->beyond, largest, largest);
 }
 
-int ga_write_cast_markdown(FILE *out, const struct ga_cast_result *r)
+/* One writer for both forms, as in shape_print.c: the same section with the
+ * markup of one of them, so that the two cannot drift apart. */
+static int write_section(FILE *out, const struct ga_cast_result *r, bool html)
 {
     char cells[COLUMNS][GA_TEXT_LEN];
 
-    fprintf(out, "## GELU fused with a cast from %s\n\n", r->in->name);
+    fprintf(out, html ? "<h2 id=\"cast\">GELU fused with a cast from %s</h2>\n<p>"
+                      : "## GELU fused with a cast from %s\n\n", r->in->name);
     intro(out, r);
-    fputs("\n\n|", out);
+    fputs(html ? "</p>\n<div class=\"scroll\"><table>\n<thead><tr>" : "\n\n|", out);
     for (int c = 0; c < COLUMNS; c++)
-        fprintf(out, " %s |", headings[c]);
-    fputs("\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
+        fprintf(out, html ? "<th>%s</th>" : " %s |", headings[c]);
+    fputs(html ? "</tr></thead>\n<tbody>\n" : "\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+          out);
     for (size_t i = 0; i < r->n; i++) {
         row(r, &r->tally[i], cells);
-        fputc('|', out);
-        for (int c = 0; c < COLUMNS; c++)
-            fprintf(out, c == 1 ? " `%s` |" : " %s |", cells[c]);
-        fputc('\n', out);
+        fputs(html ? "<tr>" : "|", out);
+        for (int c = 0; c < COLUMNS; c++)  /* the convention and the model are names */
+            fprintf(out, html ? (c < 2 ? "<td><code>%s</code></td>" : "<td class=\"num\">%s</td>")
+                              : (c == 1 ? " `%s` |" : " %s |"),
+                    cells[c]);
+        fputs(html ? "</tr>\n" : "\n", out);
     }
-    fputc('\n', out);
+    fputs(html ? "</tbody>\n</table></div>\n<ul>\n" : "\n", out);
     for (size_t k = 0; k < ga_cast_model_count(); k++)
-        fprintf(out, "- `%s`: %s\n", ga_cast_model_at(k)->name, ga_cast_model_at(k)->models);
+        fprintf(out, html ? "<li><code>%s</code>: %s</li>\n" : "- `%s`: %s\n",
+                ga_cast_model_at(k)->name, ga_cast_model_at(k)->models);
+    if (html)
+        fputs("</ul>\n", out);
     return ferror(out) ? -1 : 0;
+}
+
+int ga_write_cast_markdown(FILE *out, const struct ga_cast_result *r)
+{
+    return write_section(out, r, false);
 }
 
 int ga_write_cast_html(FILE *out, const struct ga_cast_result *r)
 {
-    char cells[COLUMNS][GA_TEXT_LEN];
-
-    fprintf(out, "<h2 id=\"cast\">GELU fused with a cast from %s</h2>\n<p>", r->in->name);
-    intro(out, r);
-    fputs("</p>\n<div class=\"scroll\"><table>\n<thead><tr>", out);
-    for (int c = 0; c < COLUMNS; c++)
-        fprintf(out, "<th>%s</th>", headings[c]);
-    fputs("</tr></thead>\n<tbody>\n", out);
-    for (size_t i = 0; i < r->n; i++) {
-        row(r, &r->tally[i], cells);
-        fputs("<tr>", out);
-        for (int c = 0; c < COLUMNS; c++)
-            fprintf(out, c < 2 ? "<td><code>%s</code></td>" : "<td class=\"num\">%s</td>",
-                    cells[c]);
-        fputs("</tr>\n", out);
-    }
-    fputs("</tbody>\n</table></div>\n<ul>\n", out);
-    for (size_t k = 0; k < ga_cast_model_count(); k++)
-        fprintf(out, "<li><code>%s</code>: %s</li>\n", ga_cast_model_at(k)->name,
-                ga_cast_model_at(k)->models);
-    fputs("</ul>\n", out);
-    return ferror(out) ? -1 : 0;
+    return write_section(out, r, true);
 }

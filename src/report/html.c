@@ -565,37 +565,11 @@ static int write_page(FILE *out, const void *ctx)
 
 enum ga_io_status ga_write_html_page(const char *dir, const struct ga_format *f,
                                      const struct ga_result *r, size_t n,
-                                     const char *how_generated, struct ga_io_error *err)
-{
-    return ga_write_html_page_real(dir, f, r, n, how_generated, NULL, err);
-}
-
-enum ga_io_status ga_write_html_page_real(const char *dir, const struct ga_format *f,
-                                          const struct ga_result *r, size_t n,
-                                          const char *how_generated,
-                                          const struct ga_real_section *rs,
-                                          struct ga_io_error *err)
-{
-    return ga_write_html_page_cast(dir, f, r, n, how_generated, rs, NULL, err);
-}
-
-enum ga_io_status ga_write_html_page_cast(const char *dir, const struct ga_format *f,
-                                          const struct ga_result *r, size_t n,
-                                          const char *how_generated,
-                                          const struct ga_real_section *rs,
-                                          const struct ga_cast_result *cast,
-                                          struct ga_io_error *err)
-{
-    return ga_write_html_page_backward(dir, f, r, n, how_generated, rs, cast, NULL, err);
-}
-
-enum ga_io_status ga_write_html_page_backward(const char *dir, const struct ga_format *f,
-                                              const struct ga_result *r, size_t n,
-                                              const char *how_generated,
-                                              const struct ga_real_section *rs,
-                                              const struct ga_cast_result *cast,
-                                              const struct ga_backward_section *backward,
-                                              struct ga_io_error *err)
+                                     const char *how_generated,
+                                     const struct ga_real_section *rs,
+                                     const struct ga_cast_result *cast,
+                                     const struct ga_backward_section *backward,
+                                     struct ga_io_error *err)
 {
     struct page p = { f, r, n, how_generated, rs, cast, backward };
     char name[64];

@@ -16,37 +16,19 @@
 /* Write DIR/FORMAT.html: summary against exact GELU, tanh forms against the
  * tanh formula, per-region tables, worst inputs, the plots of each
  * implementation, the approximation curves, the catalogue; links to
- * FORMAT.csv, FORMAT.json, FORMAT.md, index.html and README.md. */
+ * FORMAT.csv, FORMAT.json, FORMAT.md, index.html and README.md.  Then the
+ * optional sections, each left out when NULL: the real libraries' (rs), GELU
+ * fused with a cast from a wider format (cast, the float8 pages) and the
+ * backward section (backward). */
+struct ga_cast_result;
+struct ga_backward_section;
 enum ga_io_status ga_write_html_page(const char *dir, const struct ga_format *f,
                                      const struct ga_result *r, size_t n,
-                                     const char *how_generated, struct ga_io_error *err);
-
-/* ga_write_html_page with the real libraries' section (rs NULL: none). */
-enum ga_io_status ga_write_html_page_real(const char *dir, const struct ga_format *f,
-                                          const struct ga_result *r, size_t n,
-                                          const char *how_generated,
-                                          const struct ga_real_section *rs,
-                                          struct ga_io_error *err);
-
-/* The same with the section on GELU fused with a cast from a wider format
- * (cast NULL: none), for the float8 pages. */
-struct ga_cast_result;
-enum ga_io_status ga_write_html_page_cast(const char *dir, const struct ga_format *f,
-                                          const struct ga_result *r, size_t n,
-                                          const char *how_generated,
-                                          const struct ga_real_section *rs,
-                                          const struct ga_cast_result *cast,
-                                          struct ga_io_error *err);
-
-/* The same with the backward section (backward NULL: none). */
-struct ga_backward_section;
-enum ga_io_status ga_write_html_page_backward(const char *dir, const struct ga_format *f,
-                                              const struct ga_result *r, size_t n,
-                                              const char *how_generated,
-                                              const struct ga_real_section *rs,
-                                              const struct ga_cast_result *cast,
-                                              const struct ga_backward_section *backward,
-                                              struct ga_io_error *err);
+                                     const char *how_generated,
+                                     const struct ga_real_section *rs,
+                                     const struct ga_cast_result *cast,
+                                     const struct ga_backward_section *backward,
+                                     struct ga_io_error *err);
 
 /* Write DIR/index.html: a short guide, and for each format given (then for
  * any other format whose page is in DIR) the inputs its tables measured (from

@@ -1,0 +1,78 @@
+/* The options sweep, grade and their --backward forms share (options.h). */
+#include "cli/options.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/backward_run.h"
+
+void ga_cli_options_init(struct ga_cli_options *o, const char *cmd, const char *help,
+                         bool backward, bool one_form)
+{
+    *o = (struct ga_cli_options){
+        .cmd = cmd, .help = help, .backward = backward, .one_form = one_form,
+        .reference = backward ? GA_GELU_GRAD : GA_GELU, .oracle = GA_ORACLE_FAST,
+        .form = GA_CLI_TEXT,
+    };
+    ga_plugin_default_options(&o->plugin);
+}
+
+static int reference(struct ga_cli_options *o, const char *arg)
+{
+    o->have_reference = true;
+    return o->backward ? ga_cli_derivative(o->cmd, arg, &o->reference)
+                       : ga_cli_function(arg, &o->reference);
+}
+
+static int form(struct ga_cli_options *o, enum ga_cli_form chosen)
+{
+    if (o->one_form)
+        return ga_cli_choose_form(o->cmd, chosen == GA_CLI_JSON ? 'j' : 'c', &o->form);
+    o->form = chosen;
+    return 0;
+}
+
+int ga_cli_option(struct ga_cli_options *o, int opt, const char *arg)
+{
+    int bad = 0;
+
+    switch (opt) {
+    case GA_CLI_OPT_FORMAT: o->format = arg; break;
+    case GA_CLI_OPT_DOMAIN: o->domain = arg; break;
+    case GA_CLI_OPT_IMPL: o->impl = arg; break;
+    case GA_CLI_OPT_KERNEL: o->kernel = arg; break;
+    case GA_CLI_OPT_NAME: o->name = arg; break;
+    case GA_CLI_OPT_BACKWARD: break;  /* what brought the command to its --backward form */
+    case GA_CLI_OPT_TIMEOUT: bad = ga_cli_timeout(o->cmd, arg, &o->plugin.timeout_s); break;
+    case GA_CLI_OPT_REFERENCE: bad = reference(o, arg); break;
+    case GA_CLI_OPT_ORACLE: bad = ga_cli_oracle(arg, &o->oracle); break;
+    case GA_CLI_OPT_THREADS: bad = ga_cli_threads(o->cmd, arg, &o->threads); break;
+    case GA_CLI_OPT_JSON: bad = form(o, GA_CLI_JSON); break;
+    case GA_CLI_OPT_CSV: bad = form(o, GA_CLI_CSV); break;
+    case GA_CLI_OPT_HELP:
+        fputs(o->help, stdout);
+        return GA_EXIT_OK;
+    default:
+        ga_cli_error("%s: see 'gelu-acc %s%s --help'", o->cmd, o->cmd,
+                     o->backward ? " --backward" : "");
+        return GA_EXIT_USAGE;
+    }
+    return bad ? GA_EXIT_USAGE : GA_CLI_GO_ON;
+}
+
+int ga_cli_no_operands(const struct ga_cli_options *o, int argc, char **argv)
+{
+    if (optind < argc) {
+        ga_cli_error("%s: unexpected argument '%s'", o->cmd, argv[optind]);
+        return -1;
+    }
+    return 0;
+}
+
+bool ga_cli_wants_backward(int argc, char **argv)
+{
+    for (int a = 1; a < argc; a++)
+        if (strcmp(argv[a], "--backward") == 0)
+            return true;
+    return false;
+}

@@ -1,0 +1,79 @@
+/* The options that sweep, grade and their --backward forms share: each one
+ * parsed, and its message written, here.  A command lists the entries it
+ * takes in its getopt_long table, handles its own options first and hands
+ * every other one to ga_cli_option. */
+#ifndef GA_CLI_OPTIONS_H
+#define GA_CLI_OPTIONS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+
+#include "cli/measure.h"
+
+/* getopt_long's values for the shared options: above every character, so
+ * that a command's own options keep their letters. */
+enum ga_cli_option_id {
+    GA_CLI_OPT_FORMAT = 256,
+    GA_CLI_OPT_DOMAIN,
+    GA_CLI_OPT_IMPL,
+    GA_CLI_OPT_KERNEL,
+    GA_CLI_OPT_TIMEOUT,
+    GA_CLI_OPT_REFERENCE,
+    GA_CLI_OPT_ORACLE,
+    GA_CLI_OPT_NAME,
+    GA_CLI_OPT_THREADS,
+    GA_CLI_OPT_JSON,
+    GA_CLI_OPT_CSV,
+    GA_CLI_OPT_BACKWARD,
+    GA_CLI_OPT_HELP,
+};
+
+/* The table entries of the shared options. */
+#define GA_CLI_OPTION_FORMAT { "format", required_argument, NULL, GA_CLI_OPT_FORMAT }
+#define GA_CLI_OPTION_DOMAIN { "domain", required_argument, NULL, GA_CLI_OPT_DOMAIN }
+#define GA_CLI_OPTION_IMPL { "impl", required_argument, NULL, GA_CLI_OPT_IMPL }
+#define GA_CLI_OPTION_KERNEL { "kernel", required_argument, NULL, GA_CLI_OPT_KERNEL }
+#define GA_CLI_OPTION_TIMEOUT { "timeout", required_argument, NULL, GA_CLI_OPT_TIMEOUT }
+#define GA_CLI_OPTION_REFERENCE { "reference", required_argument, NULL, GA_CLI_OPT_REFERENCE }
+#define GA_CLI_OPTION_ORACLE { "oracle", required_argument, NULL, GA_CLI_OPT_ORACLE }
+#define GA_CLI_OPTION_NAME { "name", required_argument, NULL, GA_CLI_OPT_NAME }
+#define GA_CLI_OPTION_THREADS { "threads", required_argument, NULL, GA_CLI_OPT_THREADS }
+#define GA_CLI_OPTION_JSON { "json", no_argument, NULL, GA_CLI_OPT_JSON }
+#define GA_CLI_OPTION_CSV { "csv", no_argument, NULL, GA_CLI_OPT_CSV }
+#define GA_CLI_OPTION_BACKWARD { "backward", no_argument, NULL, GA_CLI_OPT_BACKWARD }
+#define GA_CLI_OPTION_HELP { "help", no_argument, NULL, GA_CLI_OPT_HELP }
+
+struct ga_cli_options {
+    /* The command, set by ga_cli_options_init. */
+    const char *cmd;        /* "sweep" or "grade": the start of every message */
+    const char *help;       /* what --help prints */
+    bool backward;          /* --reference names a derivative */
+    bool one_form;          /* a second --json or --csv refused (sweep); else the last wins */
+    /* The values given; NULL or the defaults when not. */
+    const char *format, *domain, *impl, *kernel, *name;
+    enum ga_function reference;  /* gelu, or gelu_grad for --backward */
+    bool have_reference;
+    enum ga_oracle oracle;       /* fast */
+    enum ga_cli_form form;       /* text */
+    int threads;                 /* 0: OpenMP's choice */
+    struct ga_plugin_options plugin;  /* ga_plugin_default_options, --timeout */
+};
+
+void ga_cli_options_init(struct ga_cli_options *o, const char *cmd, const char *help,
+                         bool backward, bool one_form);
+
+/* What ga_cli_option answers when parsing goes on. */
+#define GA_CLI_GO_ON (-1)
+
+/* Take option opt of getopt_long (arg: its optarg): a shared option's value,
+ * --help (printed), or an unknown option.  Returns GA_CLI_GO_ON, or the exit
+ * status to return: GA_EXIT_OK after --help, GA_EXIT_USAGE after a message. */
+int ga_cli_option(struct ga_cli_options *o, int opt, const char *arg);
+
+/* After the options: 0, or -1 and a message when an operand is left. */
+int ga_cli_no_operands(const struct ga_cli_options *o, int argc, char **argv);
+
+/* Whether argv asks for the --backward form of a command. */
+bool ga_cli_wants_backward(int argc, char **argv);
+
+#endif
