@@ -966,15 +966,17 @@ static void test_run_many(void **state)
     free(ref);
 }
 
-/* A sweep with worker kernels takes 16 chunks per round trip, and runs a
- * kernel measured against both references once per chunk: each measurement
- * must come out as a sweep of it alone, chunk by chunk (a failure cap that
- * never stops it keeps the sweep to one chunk at a time), failures
- * included.  The domain has 256 chunks; crashing.so fails in [2, 3). */
+/* A sweep with worker kernels takes 16 chunks per round trip (and one on
+ * their mirrors for the odd identity), and runs a kernel measured against
+ * both references once per chunk: each measurement must come out as a
+ * sweep of it alone, chunk by chunk (a failure cap that never stops it
+ * keeps the sweep to one chunk at a time), failures and shape included.
+ * The domain has 256 chunks; crashing.so fails in [2, 3), its negative
+ * kernel in (-3, -2], so on the mirrors of [2, 3). */
 static void test_sweep_groups(void **state)
 {
-    enum { M = 5 };
-    struct ga_plugin *good, *crashing;
+    enum { M = 6 };
+    struct ga_plugin *good, *crashing, *crashing_negative;
     struct ga_measurement m[M];
     struct ga_domain d;
     char err[256];
@@ -987,6 +989,7 @@ static void test_sweep_groups(void **state)
     need_plugins();
     good = open_plugin("good.so", "good_gelu_f32", f32, NULL);
     crashing = open_plugin("crashing.so", "crashing_gelu_f32", f32, NULL);
+    crashing_negative = open_plugin("crashing.so", "crashing_negative_gelu_f32", f32, NULL);
     assert_int_equal(ga_domain_parse(&d, "stride:4096", f32, err, sizeof err), 0);
     m[0] = (struct ga_measurement){ .impl = ga_plugin_impl(good), .reference = GA_GELU };
     m[1] = (struct ga_measurement){ .impl = ga_plugin_impl(good), .reference = GA_GELU_TANH };
@@ -994,10 +997,17 @@ static void test_sweep_groups(void **state)
     m[3] = (struct ga_measurement){ .impl = ga_catalogue_find("tanh"), .reference = GA_GELU };
     m[4] = (struct ga_measurement){ .impl = ga_catalogue_find("tanh"),
                                     .reference = GA_GELU_TANH };
+    m[5] = (struct ga_measurement){ .impl = ga_plugin_impl(crashing_negative),
+                                    .reference = GA_GELU };
+    for (size_t j = 0; j < M; j++)
+        m[j].want_shape = true;
     assert_int_equal(ga_sweep_run(f32, &d, m, M, &grouped, &where), GA_SWEEP_OK);
     assert_true(m[2].failed && m[2].failed_batches > 0);
+    /* its runs on -x failed where x is in [2, 3): those x are not paired */
+    assert_true(m[5].shape->odd_pairs < m[0].shape->odd_pairs);
     for (size_t j = 0; j < M; j++) {
-        struct ga_measurement one = { .impl = m[j].impl, .reference = m[j].reference };
+        struct ga_measurement one = { .impl = m[j].impl, .reference = m[j].reference,
+                                      .want_shape = true };
         assert_int_equal(ga_sweep_run(f32, &d, &one, 1, &alone, &where), GA_SWEEP_OK);
         assert_int_equal(m[j].stats->extent_min, one.stats->extent_min);
         assert_int_equal(m[j].stats->extent_max, one.stats->extent_max);
@@ -1008,12 +1018,17 @@ static void test_sweep_groups(void **state)
         assert_int_equal(m[j].failure_count, one.failure_count);
         assert_memory_equal(m[j].failures, one.failures,
                             one.failure_count * sizeof one.failures[0]);
+        assert_int_equal(m[j].shape->odd_pairs, one.shape->odd_pairs);
+        assert_int_equal(m[j].shape->odd_breaks, one.shape->odd_breaks);
+        assert_int_equal(m[j].shape->first_odd_break.x, one.shape->first_odd_break.x);
+        assert_int_equal(m[j].shape->first_odd_break_neg, one.shape->first_odd_break_neg);
         ga_measurement_clear(&one);
         ga_measurement_clear(&m[j]);
     }
     ga_domain_free(&d);
     ga_plugin_close(good);
     ga_plugin_close(crashing);
+    ga_plugin_close(crashing_negative);
     assert_no_children();
 }
 

@@ -102,7 +102,7 @@ run_add(struct run_sums *a, unsigned key, uint64_t index, ga_bits x, ga_bits dy,
 void ga_backward_stats_add_run(struct ga_backward_stats *s, const struct ga_format_layout *c,
                                uint64_t index, ga_bits x, size_t n, const ga_bits *dy,
                                const ga_bits *dx, const struct ga_truth *t,
-                               const struct ga_backward_tables *tables)
+                               const struct ga_backward_tables *tables, struct ga_error *errors)
 {
     const struct ga_format *f = c->format;
     double xd = tables ? tables->value[x] : ga_decode(f, x);
@@ -117,6 +117,8 @@ void ga_backward_stats_add_run(struct ga_backward_stats *s, const struct ga_form
         double inverse, q;
         unsigned key;
         ga_error_compute(c, dx[i], &t[i], &e);
+        if (errors)
+            errors[i] = e;
         if (tables) {
             inverse = tables->ulp_inverse[dy[i]];
         } else {
@@ -143,9 +145,9 @@ void ga_backward_stats_add_run(struct ga_backward_stats *s, const struct ga_form
 
 void ga_backward_stats_add(struct ga_backward_stats *s, const struct ga_format_layout *c,
                            uint64_t index, ga_bits x, ga_bits dy, ga_bits dx,
-                           const struct ga_truth *t)
+                           const struct ga_truth *t, struct ga_error *e)
 {
-    ga_backward_stats_add_run(s, c, index, x, 1, &dy, &dx, t, NULL);
+    ga_backward_stats_add_run(s, c, index, x, 1, &dy, &dx, t, NULL, e);
 }
 
 static void region_merge(struct ga_backward_region *a, const struct ga_backward_region *b)

@@ -55,10 +55,11 @@ struct ga_backward_stats {
 };
 
 void ga_backward_stats_init(struct ga_backward_stats *s);
-/* One pair: its number, inputs, output and truth. */
+/* One pair: its number, inputs, output and truth; its error into *e unless
+ * e is NULL (for the heat map, so that it is computed once). */
 void ga_backward_stats_add(struct ga_backward_stats *s, const struct ga_format_layout *c,
                            uint64_t index, ga_bits x, ga_bits dy, ga_bits dx,
-                           const struct ga_truth *t);
+                           const struct ga_truth *t, struct ga_error *e);
 /* What a sweep of a 16-bit format looks up per encoding: value[b] =
  * ga_decode(f, b), ulp_inverse[b] = 1 / ga_ulp(f, value[b]) (NaN where the
  * value is not finite). */
@@ -68,11 +69,12 @@ struct ga_backward_tables {
 };
 
 /* n pairs (x, dy[i]) with one x, numbered index + i: bit for bit what n
- * calls of ga_backward_stats_add give, faster.  tables may be NULL. */
+ * calls of ga_backward_stats_add give, faster.  tables may be NULL; so may
+ * errors, else errors[i] receives pair i's error. */
 void ga_backward_stats_add_run(struct ga_backward_stats *s, const struct ga_format_layout *c,
                                uint64_t index, ga_bits x, size_t n, const ga_bits *dy,
                                const ga_bits *dx, const struct ga_truth *t,
-                               const struct ga_backward_tables *tables);
+                               const struct ga_backward_tables *tables, struct ga_error *errors);
 /* into += from, from covering pairs after into's. */
 void ga_backward_stats_merge(struct ga_backward_stats *into, const struct ga_backward_stats *from);
 

@@ -88,6 +88,7 @@ static int measure_tabled(const struct ga_backward_sweep *s, const struct ga_for
                           const ga_bits *dx)
 {
     struct ga_truth t[GA_BACKWARD_RUN];
+    struct ga_error e[GA_BACKWARD_RUN];   /* the statistics' errors, for the heat map */
 
     for (size_t i = 0, m; i < n; i += m) {
         const struct ga_grad_value *g = &tab->grad[x[i]];
@@ -99,12 +100,10 @@ static int measure_tabled(const struct ga_backward_sweep *s, const struct ga_for
             if (status != GA_TRUTH_OK)
                 return -1;
         }
-        ga_backward_stats_add_run(st, c, start + i, x[i], m, dy + i, dx + i, t, &tab->lookup);
-        for (size_t j = 0; heat != NULL && j < m; j++) {
-            struct ga_error e;
-            ga_error_compute(c, dx[i + j], &t[j], &e);
-            ga_backward_heat_add(heat, x[i], dy[i + j], &e);
-        }
+        ga_backward_stats_add_run(st, c, start + i, x[i], m, dy + i, dx + i, t, &tab->lookup,
+                                  heat ? e : NULL);
+        for (size_t j = 0; heat != NULL && j < m; j++)
+            ga_backward_heat_add(heat, x[i], dy[i + j], &e[j]);
     }
     return 0;
 }
@@ -139,17 +138,15 @@ static int run_chunk(const struct ga_backward_sweep *s, const struct ga_format_l
         return measure_tabled(s, c, tab, memo, start, n, st, heat, x, dy, dx);
     for (size_t i = 0; i < n; i++) {
         struct ga_truth t;
+        struct ga_error e;
         if ((i == 0 || x[i] != x[i - 1])
             && ga_grad_value(s->reference, ga_decode(f, x[i]), &own) != GA_TRUTH_OK)
             return -1;
         if (ga_backward_truth(s->reference, f, &own, x[i], dy[i], &t) != GA_TRUTH_OK)
             return -1;
-        ga_backward_stats_add(st, c, start + i, x[i], dy[i], dx[i], &t);
-        if (heat != NULL) {
-            struct ga_error e;
-            ga_error_compute(c, dx[i], &t, &e);
+        ga_backward_stats_add(st, c, start + i, x[i], dy[i], dx[i], &t, heat ? &e : NULL);
+        if (heat != NULL)
             ga_backward_heat_add(heat, x[i], dy[i], &e);
-        }
     }
     return 0;
 }

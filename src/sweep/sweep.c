@@ -24,22 +24,32 @@ struct chunk_buffers {
 
 /* Chunks a thread takes at once when some kernel runs in worker processes:
  * one round trip then carries the group's batches (ga_plugin_run_many)
- * instead of one per chunk.  Without a failure cap only: the cap decides
- * chunk by chunk, after the chunks before. */
+ * instead of one per chunk, and one more their mirrors for the odd
+ * identity.  Without a failure cap only: the cap decides chunk by chunk,
+ * after the chunks before. */
 #define GROUP_CHUNKS 16
 
-/* A group's inputs, filled before its chunks are measured one by one. */
+/* A group's inputs, filled before its chunks are measured one by one, and
+ * their mirrors (ga_shape_mirror) when some worker kernel's measurement
+ * wants the odd identity. */
 struct group_inputs {
     bool filled;                        /* x holds every chunk of the group */
+    bool mirrored;                      /* mirrors, at and neg hold every chunk's */
     ga_bits x[GROUP_CHUNKS][GA_SWEEP_CHUNK];
+    size_t mirrors[GROUP_CHUNKS];
+    uint32_t at[GROUP_CHUNKS][GA_SWEEP_CHUNK];
+    ga_bits neg[GROUP_CHUNKS][GA_SWEEP_CHUNK];
 };
 
 /* A worker-process kernel's outputs for a group, as run() gives them chunk
- * by chunk. */
+ * by chunk; on the mirrors of the chunks it ran without failing, when
+ * wanted, as chunk_shape's run() gives them (mirror_status -1: not run). */
 struct group_outputs {
     ga_bits y[GROUP_CHUNKS][GA_SWEEP_CHUNK];
     int status[GROUP_CHUNKS];
     struct ga_run_failure failure[GROUP_CHUNKS];
+    ga_bits y_neg[GROUP_CHUNKS][GA_SWEEP_CHUNK];
+    int mirror_status[GROUP_CHUNKS];
 };
 
 /* What one measurement made of the thread's chunk. */
@@ -237,16 +247,25 @@ static void chunk_outputs(struct sweep_ctx *s, struct thread_state *t, size_t j,
 
 /* The chunk's shape: its own pairs, and the odd identity from the kernel run
  * again on -x for its x >= +0 (not for graded outputs, nor when that run
- * fails: those inputs go unmeasured). */
-static void chunk_shape(struct sweep_ctx *s, struct thread_state *t, size_t j, size_t n)
+ * fails: those inputs go unmeasured), with its group when it has one. */
+static void chunk_shape(struct sweep_ctx *s, struct thread_state *t, size_t j, size_t n,
+                        size_t in_group)
 {
     const struct ga_measurement *m = &s->m[j];
     struct ga_shape *shape = t->shape[j];
+    const struct group_inputs *g = t->group_in && t->group_in->filled ? t->group_in : NULL;
+    const struct group_outputs *o = g ? t->group_out[s->runs_as[j]] : NULL;
     struct mirror_buffers *mb = t->mirror;
     struct ga_run_failure failure;
     size_t k;
 
     ga_shape_add_chunk(shape, t->buf->inputs, t->out[j].outputs, t->buf->truth[m->reference], n);
+    if (shape->odd && o) {
+        if (o->mirror_status[in_group] == 0)
+            ga_shape_add_odd(shape, t->buf->inputs, t->out[j].outputs, g->at[in_group],
+                             o->y_neg[in_group], g->mirrors[in_group]);
+        return;
+    }
     if (!shape->odd || (k = ga_shape_mirror(s->f, t->buf->inputs, n, mb->at, mb->neg)) == 0)
         return;
     if (m->impl->run(m->impl, s->f, mb->neg, mb->y_neg, k, &failure) == 0)
@@ -256,7 +275,7 @@ static void chunk_shape(struct sweep_ctx *s, struct thread_state *t, size_t j, s
 /* The chunk's outputs join the thread's statistics, or its failure is
  * recorded. */
 static void chunk_account(struct sweep_ctx *s, struct thread_state *t, size_t j, uint64_t start,
-                          size_t n)
+                          size_t n, size_t in_group)
 {
     struct chunk_output *out = &t->out[j];
     const struct ga_truth *truth = t->buf->truth[s->m[j].reference];
@@ -273,7 +292,7 @@ static void chunk_account(struct sweep_ctx *s, struct thread_state *t, size_t j,
         if (t->profile[j])
             ga_profile_add_batch(t->profile[j], t->buf->inputs, out->outputs, truth, n);
         if (t->shape[j])
-            chunk_shape(s, t, j, n);
+            chunk_shape(s, t, j, n, in_group);
     }
 }
 
@@ -335,7 +354,7 @@ static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, ui
             continue;
         chunk_outputs(s, t, j, start, n, in_group);
         if (!s->cap)
-            chunk_account(s, t, j, start, n);
+            chunk_account(s, t, j, start, n, in_group);
     }
     if (!s->cap) {
         for (size_t j = 0; j < s->count; j++)
@@ -345,7 +364,7 @@ static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, ui
     ga_failure_cap_ran(s->cap, k, t->failed);
     for (size_t j = 0; j < s->count; j++) {
         if (ga_failure_cap_counts(s->cap, j, k)) {
-            chunk_account(s, t, j, start, n);
+            chunk_account(s, t, j, start, n, in_group);
         } else {
             #pragma omp atomic
             s->m[j].skipped_inputs += n;
@@ -355,10 +374,50 @@ static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, ui
     }
 }
 
+/* Whether a measurement that takes kernel j's outputs wants the odd
+ * identity. */
+static bool wants_mirrors(const struct sweep_ctx *s, size_t j)
+{
+    for (size_t i = j; i < s->count; i++)
+        if (s->runs_as[i] == j && s->m[i].shape && s->m[i].shape->odd)
+            return true;
+    return false;
+}
+
+/* Kernel j on the mirrors of the group's chunks it ran without failing, in
+ * one round trip: the runs chunk_shape would make chunk by chunk, with
+ * their statuses. */
+static void group_mirrors(struct sweep_ctx *s, struct group_inputs *g, struct group_outputs *o,
+                          size_t j, const size_t *n, size_t chunks)
+{
+    const ga_bits *in[GROUP_CHUNKS];
+    ga_bits *out[GROUP_CHUNKS];
+    size_t count[GROUP_CHUNKS], which[GROUP_CHUNKS], runs = 0;
+    int status[GROUP_CHUNKS];
+    struct ga_run_failure failure[GROUP_CHUNKS];
+
+    for (size_t i = 0; !g->mirrored && i < chunks; i++)
+        g->mirrors[i] = ga_shape_mirror(s->f, g->x[i], n[i], g->at[i], g->neg[i]);
+    g->mirrored = true;
+    for (size_t i = 0; i < chunks; i++) {
+        o->mirror_status[i] = -1;
+        if (o->status[i] == 0 && g->mirrors[i] > 0) {
+            which[runs] = i;
+            in[runs] = g->neg[i];
+            out[runs] = o->y_neg[i];
+            count[runs++] = g->mirrors[i];
+        }
+    }
+    if (runs > 0)
+        ga_plugin_run_many(s->m[j].impl, s->f, in, out, count, runs, status, failure);
+    for (size_t r = 0; r < runs; r++)
+        o->mirror_status[which[r]] = status[r];
+}
+
 /* Inputs of chunks [c, end) and the outputs of the worker kernels on
- * them, one round trip per kernel.  A chunk whose inputs cannot be read
- * leaves the group unfilled: its chunks then go one by one, as without
- * groups, and report the error. */
+ * them, one round trip per kernel (and one on the mirrors).  A chunk whose
+ * inputs cannot be read leaves the group unfilled: its chunks then go one
+ * by one, as without groups, and report the error. */
 static void group_prepare(struct sweep_ctx *s, struct thread_state *t, uint64_t c, uint64_t end)
 {
     struct group_inputs *g = t->group_in;
@@ -366,7 +425,7 @@ static void group_prepare(struct sweep_ctx *s, struct thread_state *t, uint64_t 
     ga_bits *out[GROUP_CHUNKS];
     size_t n[GROUP_CHUNKS], chunks = (size_t)(end - c);
 
-    g->filled = false;
+    g->filled = g->mirrored = false;
     for (size_t i = 0; i < chunks; i++) {
         uint64_t start = (c + i) * GA_SWEEP_CHUNK;
         n[i] = (size_t)(s->d->size - start < GA_SWEEP_CHUNK ? s->d->size - start : GA_SWEEP_CHUNK);
@@ -382,6 +441,8 @@ static void group_prepare(struct sweep_ctx *s, struct thread_state *t, uint64_t 
         for (size_t i = 0; i < chunks; i++)
             out[i] = o->y[i];
         ga_plugin_run_many(s->m[j].impl, s->f, in, out, n, chunks, o->status, o->failure);
+        if (wants_mirrors(s, j))
+            group_mirrors(s, g, o, j, n, chunks);
     }
 }
 
