@@ -129,7 +129,7 @@ int ga_cmd_sweep_backward(int argc, char **argv)
         if (!have_reference)
             s.reference = GA_GELU_GRAD;
     } else if (!ga_backward_catalogue_find(impl_name) && ga_real_backward_find(impl_name)) {
-        const struct ga_real *r = ga_real_backward_find(impl_name);
+        const struct ga_real_desc *r = ga_real_backward_find(impl_name);
         struct gelu_acc_real_info about;
         if (ga_real_open_backward(r, f, &po, &s.plugin, &about, &io) != GA_IO_OK) {
             ga_cli_error("sweep: %s", io.message);
