@@ -58,7 +58,7 @@ static uint64_t pair_count(const struct ga_format *f)
 static int open_other(const struct claim *c, const struct ga_format *f, struct ga_plugin **p,
                       const struct ga_backward_impl **model, char *why, size_t size)
 {
-    const struct ga_real *r = ga_real_backward_find(c->other);
+    const struct ga_real_desc *r = ga_real_backward_find(c->other);
     struct gelu_acc_real_info about;
     struct ga_io_error err;
 
@@ -79,7 +79,7 @@ enum verdict { PASS, FAIL, SKIP };
 static enum verdict compare(const struct claim *c, char *why, size_t size)
 {
     const struct ga_format *f = ga_format_get(c->format);
-    const struct ga_real *r = ga_real_backward_find(c->real);
+    const struct ga_real_desc *r = ga_real_backward_find(c->real);
     const struct ga_backward_impl *model;
     struct ga_plugin *k = NULL, *other = NULL;
     struct gelu_acc_real_info about;

@@ -145,12 +145,12 @@ static enum verdict compare(const struct pair *p, char *why, size_t size)
         snprintf(why, size, "no real implementation %s", p->real);
         return FAIL;
     }
-    if (ga_real_describe(real, f, &about, &err) != GA_IO_OK) {
+    if (ga_real_describe(&real->desc, f, &about, &err) != GA_IO_OK) {
         snprintf(why, size, "%s", err.message);
         return SKIP;
     }
     if (about.refusal[0]) {
-        snprintf(why, size, "%s %s refuses %s here: %s", real->library, about.version, f->name,
+        snprintf(why, size, "%s %s refuses %s here: %s", real->desc.library, about.version, f->name,
                  about.refusal);
         return SKIP;
     }
@@ -210,7 +210,7 @@ static enum verdict compare(const struct pair *p, char *why, size_t size)
         return FAIL;
     }
     snprintf(why, size, "%s = %s bit for bit on %llu %s inputs (%s %s; %s)", model_name,
-             p->real, (unsigned long long)done, f->name, real->library, about.version,
+             p->real, (unsigned long long)done, f->name, real->desc.library, about.version,
              about.path);
     return PASS;
 }
@@ -267,7 +267,7 @@ static enum verdict threads_kept(char *why, size_t size)
             }
             if (omp_get_max_threads() != before) {
                 snprintf(why, size, "opening %s left %d OpenMP threads, not %d",
-                         ga_real_at(i)->name, omp_get_max_threads(), before);
+                         ga_real_at(i)->desc.name, omp_get_max_threads(), before);
                 return FAIL;
             }
         }

@@ -80,32 +80,29 @@ static void real_heading(const char *what)
            ga_real_module_dir(dir, sizeof dir), model, isa);
 }
 
-/* Each real implementation of a table, per format: what ran, or why not. */
-static void list_real_table(size_t count, const struct ga_real *(*at)(size_t),
-                            const enum ga_format_id *order, size_t formats)
+/* A real kernel: what it calls and computes (then float64's, where the
+ * forward table has it) and, per format, what ran or why not. */
+static void list_real_kernel(const struct ga_real_desc *r, const struct ga_real *forward,
+                             const enum ga_format_id *order, size_t formats)
 {
-    for (size_t i = 0; i < count; i++) {
-        const struct ga_real *r = at(i);
+    printf("%-22s %-25s %s\n", r->name, r->library, ga_function_name(r->approximates));
+    printf("    calls:    %s\n    formula:  %s\n    computes: %s\n", r->entry, r->formula,
+           r->computes);
+    if (forward && forward->formula64 != NULL)
+        printf("    in float64: calls %s; formula %s; computes %s\n", forward->entry64,
+               forward->formula64, forward->computes64);
+    for (size_t k = 0; k < formats; k++) {
+        const struct ga_format *f = ga_format_get(order[k]);
+        struct gelu_acc_real_info about;
+        struct ga_io_error err;
 
-        printf("%-22s %-25s %s\n", r->name, r->library, ga_function_name(r->approximates));
-        printf("    calls:    %s\n    formula:  %s\n    computes: %s\n", r->entry, r->formula,
-               r->computes);
-        if (r->formula64 != NULL)
-            printf("    in float64: calls %s; formula %s; computes %s\n", r->entry64,
-                   r->formula64, r->computes64);
-        for (size_t k = 0; k < formats; k++) {
-            const struct ga_format *f = ga_format_get(order[k]);
-            struct gelu_acc_real_info about;
-            struct ga_io_error err;
-
-            if (ga_real_describe(r, f, &about, &err) != GA_IO_OK)
-                printf("    %-9s not available: %s\n", f->name, err.message);
-            else if (about.refusal[0])
-                printf("    %-9s refused by %s %s: %s\n", f->name, r->library, about.version,
-                       about.refusal);
-            else
-                printf("    %-9s %s %s; %s\n", f->name, r->library, about.version, about.path);
-        }
+        if (ga_real_describe(r, f, &about, &err) != GA_IO_OK)
+            printf("    %-9s not available: %s\n", f->name, err.message);
+        else if (about.refusal[0])
+            printf("    %-9s refused by %s %s: %s\n", f->name, r->library, about.version,
+                   about.refusal);
+        else
+            printf("    %-9s %s %s; %s\n", f->name, r->library, about.version, about.path);
     }
 }
 
@@ -114,7 +111,10 @@ static void list_real(void)
     static const enum ga_format_id order[] = { GA_FLOAT32, GA_BFLOAT16, GA_FLOAT16, GA_FLOAT64 };
 
     real_heading("Real libraries");
-    list_real_table(ga_real_count(), ga_real_at, order, sizeof order / sizeof order[0]);
+    for (size_t i = 0; i < ga_real_count(); i++) {
+        const struct ga_real *r = ga_real_at(i);
+        list_real_kernel(&r->desc, r, order, sizeof order / sizeof order[0]);
+    }
 }
 
 static void list_backward(void)
@@ -132,8 +132,9 @@ static void list_backward(void)
                impl->computes, impl->models);
     }
     real_heading("Real libraries' backward kernels (gelu-acc sweep --backward --impl NAME)");
-    list_real_table(ga_real_backward_count(), ga_real_backward_at, backward_formats,
-                    sizeof backward_formats / sizeof backward_formats[0]);
+    for (size_t i = 0; i < ga_real_backward_count(); i++)
+        list_real_kernel(ga_real_backward_at(i), NULL, backward_formats,
+                         sizeof backward_formats / sizeof backward_formats[0]);
 }
 
 int ga_cmd_list(int argc, char **argv)

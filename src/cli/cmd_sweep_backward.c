@@ -95,7 +95,7 @@ int ga_cmd_sweep_backward(int argc, char **argv)
         }
         s.name = o.kernel;
     } else if (!ga_backward_catalogue_find(o.impl) && ga_real_backward_find(o.impl)) {
-        const struct ga_real *r = ga_real_backward_find(o.impl);
+        const struct ga_real_desc *r = ga_real_backward_find(o.impl);
         struct gelu_acc_real_info about;
         if (ga_real_open_backward(r, f, &o.plugin, &s.plugin, &about, &io) != GA_IO_OK) {
             ga_cli_error("sweep: %s", io.message);

@@ -169,6 +169,12 @@ void ga_bytes_need(struct ga_byte_reader *r, bool ok, const char *why)
         ga_bytes_fail(r, why);
 }
 
+void ga_bytes_put_frame_head(struct ga_byte_writer *w, const char *magic, uint32_t version)
+{
+    ga_bytes_put_raw(w, magic, GA_FRAME_MAGIC_LEN);
+    ga_bytes_put_u32(w, version);
+}
+
 enum ga_io_status ga_bytes_close_frame(struct ga_byte_writer *w, unsigned char **data,
                                        size_t *size, struct ga_io_error *err)
 {
@@ -179,5 +185,15 @@ enum ga_io_status ga_bytes_close_frame(struct ga_byte_writer *w, unsigned char *
     }
     *data = w->data;
     *size = w->size;
+    return ga_io_ok(err);
+}
+
+enum ga_io_status ga_bytes_close_body(struct ga_byte_reader *body, const char *trailing,
+                                      struct ga_io_error *err)
+{
+    ga_bytes_need(body, body->at == body->size, trailing);
+    if (body->failure)
+        return ga_io_fail(err, GA_IO_MALFORMED, "at byte %zu: %s", body->failed_at,
+                          body->failure);
     return ga_io_ok(err);
 }

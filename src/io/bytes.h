@@ -60,9 +60,15 @@ uint64_t ga_bytes_fnv1a(const void *p, size_t n, uint64_t h);
 enum ga_io_status ga_bytes_open_frame(const unsigned char *data, size_t size, const char *magic,
                                       uint32_t version, const char *what,
                                       struct ga_byte_reader *body, struct ga_io_error *err);
+/* Open a frame: the magic (GA_FRAME_MAGIC_LEN bytes) and the version. */
+void ga_bytes_put_frame_head(struct ga_byte_writer *w, const char *magic, uint32_t version);
 /* Close a frame: append the checksum and hand w's bytes to *data, *size
  * (GA_IO_SYSTEM, "out of memory", and w freed, when a write failed). */
 enum ga_io_status ga_bytes_close_frame(struct ga_byte_writer *w, unsigned char **data,
                                        size_t *size, struct ga_io_error *err);
+/* The end of a body read: refused with `trailing` unless every byte was
+ * read; the first failure as GA_IO_MALFORMED, "at byte N: why". */
+enum ga_io_status ga_bytes_close_body(struct ga_byte_reader *body, const char *trailing,
+                                      struct ga_io_error *err);
 
 #endif

@@ -23,114 +23,114 @@
 #define OPMATH16 "float32; a 16-bit input widened to float, the result rounded once"
 
 static const struct ga_real table[] = {
-    { "torch_erf", "torch", "torch_erf", GA_GELU, TORCH,
+    { { "torch_erf", "torch", "torch_erf", GA_GELU, TORCH,
       "at::gelu(x, \"none\") on a contiguous tensor (the default path)",
       "float32: oneDNN's eltwise gelu_erf, which ATen hands contiguous float tensors "
       "(= model erf_dnnl); bfloat16: oneDNN on CPUs with AVX-512 (erf_dnnl reproduces the "
       "figures measured on one), elsewhere ATen's vector kernel (= erf_torch_bf16)",
-      "float32; bfloat16: as the path taken",
+      "float32; bfloat16: as the path taken", NULL },
       "at::gelu(x, \"none\") on a contiguous double tensor",
-      "ATen's vector kernel (oneDNN takes float and bfloat16 only): (x*0.5)*(1 + Sleef_erfd4_u10(x*M_SQRT1_2)) on an AVX2 capability (= sleef_erf_u10)", "double", NULL },
-    { "torch_tanh", "torch", "torch_tanh", GA_GELU_TANH, TORCH,
+      "ATen's vector kernel (oneDNN takes float and bfloat16 only): (x*0.5)*(1 + Sleef_erfd4_u10(x*M_SQRT1_2)) on an AVX2 capability (= sleef_erf_u10)", "double" },
+    { { "torch_tanh", "torch", "torch_tanh", GA_GELU_TANH, TORCH,
       "at::gelu(x, \"tanh\") on a contiguous tensor (the default path)",
       "ATen's vector kernel, as torch_nomkldnn_tanh (1.13 hands only exact GELU to oneDNN)",
-      "float32: float; bfloat16: every operation rounded to bfloat16",
+      "float32: float; bfloat16: every operation rounded to bfloat16", NULL },
       "at::gelu(x, \"tanh\") on a contiguous double tensor",
-      "ATen's vector kernel: (0.5*x)*(1 + Sleef_tanhd4_u10(beta*fma(kappa, (x*x)*x, x))) on an AVX2 capability (= sleef_tanh_u10)", "double", NULL },
-    { "torch_nomkldnn_erf", "torch", "torch_nomkldnn_erf", GA_GELU, TORCH,
+      "ATen's vector kernel: (0.5*x)*(1 + Sleef_tanhd4_u10(beta*fma(kappa, (x*x)*x, x))) on an AVX2 capability (= sleef_tanh_u10)", "double" },
+    { { "torch_nomkldnn_erf", "torch", "torch_nomkldnn_erf", GA_GELU, TORCH,
       "at::gelu(x, \"none\"), contiguous, after setUserEnabledMkldnn(false)",
       "ATen GeluKernel.cpp vector loop: float32 (x*0.5)*(1 + Sleef_erff8_u10(x*M_SQRT1_2)) "
       "(= sleef_erf_u10); bfloat16 every operation and M_SQRT1_2 rounded to bfloat16 "
       "(= model erf_torch_bf16)",
-      "float32: float; bfloat16: every operation rounded to bfloat16",
+      "float32: float; bfloat16: every operation rounded to bfloat16", NULL },
       "at::gelu(x, \"none\") on a contiguous double tensor, mkldnn disabled",
-      "ATen's vector kernel (oneDNN takes float and bfloat16 only): (x*0.5)*(1 + Sleef_erfd4_u10(x*M_SQRT1_2)) on an AVX2 capability (= sleef_erf_u10)", "double", NULL },
-    { "torch_nomkldnn_tanh", "torch", "torch_nomkldnn_tanh", GA_GELU_TANH, TORCH,
+      "ATen's vector kernel (oneDNN takes float and bfloat16 only): (x*0.5)*(1 + Sleef_erfd4_u10(x*M_SQRT1_2)) on an AVX2 capability (= sleef_erf_u10)", "double" },
+    { { "torch_nomkldnn_tanh", "torch", "torch_nomkldnn_tanh", GA_GELU_TANH, TORCH,
       "at::gelu(x, \"tanh\"), contiguous, after setUserEnabledMkldnn(false)",
       "ATen GeluKernel.cpp vector loop: float32 (0.5x)*(1 + Sleef_tanhf8_u10(beta*fma(kappa, "
       "x^3, x))) (= sleef_tanh_u10); bfloat16 every operation rounded (= model tanh_native)",
-      "float32: float; bfloat16: every operation rounded to bfloat16",
+      "float32: float; bfloat16: every operation rounded to bfloat16", NULL },
       "at::gelu(x, \"tanh\") on a contiguous double tensor, mkldnn disabled",
-      "ATen's vector kernel: (0.5*x)*(1 + Sleef_tanhd4_u10(beta*fma(kappa, (x*x)*x, x))) on an AVX2 capability (= sleef_tanh_u10)", "double", NULL },
-    { "torch_strided_erf", "torch", "torch_strided_erf", GA_GELU, TORCH,
+      "ATen's vector kernel: (0.5*x)*(1 + Sleef_tanhd4_u10(beta*fma(kappa, (x*x)*x, x))) on an AVX2 capability (= sleef_tanh_u10)", "double" },
+    { { "torch_strided_erf", "torch", "torch_strided_erf", GA_GELU, TORCH,
       "at::gelu(x, \"none\") on a non-contiguous view (every other element)",
       "ATen GeluKernel.cpp scalar loop: float32 x*0.5f*(1 + erff(x*M_SQRT1_2)) with the C "
       "library's erff (= model erf); bfloat16 every operation rounded (= erf_torch_bf16)",
-      "float32: float; bfloat16: every operation rounded to bfloat16",
+      "float32: float; bfloat16: every operation rounded to bfloat16", NULL },
       "at::gelu(x, \"none\") on a non-contiguous double tensor",
-      "ATen GeluKernel.cpp scalar loop: x*0.5*(1 + erf(x*M_SQRT1_2)) with the C library's erf (= model erf_f64)", "double", NULL },
-    { "torch_strided_tanh", "torch", "torch_strided_tanh", GA_GELU_TANH, TORCH,
+      "ATen GeluKernel.cpp scalar loop: x*0.5*(1 + erf(x*M_SQRT1_2)) with the C library's erf (= model erf_f64)", "double" },
+    { { "torch_strided_tanh", "torch", "torch_strided_tanh", GA_GELU_TANH, TORCH,
       "at::gelu(x, \"tanh\") on a non-contiguous view (every other element)",
       "ATen GeluKernel.cpp scalar loop: float32 0.5f*x*(1 + tanhf(beta*fmaf(kappa, x^3, x))) "
       "with the C library's tanhf (= model tanh_fma); bfloat16 every operation rounded "
       "(= tanh_native)",
-      "float32: float; bfloat16: every operation rounded to bfloat16",
+      "float32: float; bfloat16: every operation rounded to bfloat16", NULL },
       "at::gelu(x, \"tanh\") on a non-contiguous double tensor",
-      "ATen GeluKernel.cpp scalar loop: 0.5*x*(1 + tanh(beta*fma(kappa, (x*x)*x, x))) with the C library's tanh (GCC fuses x + kappa*x^3 as in float32; model tanh_f64 has no fma)", "double", NULL },
-    { "dnnl_erf", "dnnl", "dnnl_erf", GA_GELU, "oneDNN",
+      "ATen GeluKernel.cpp scalar loop: 0.5*x*(1 + tanh(beta*fma(kappa, (x*x)*x, x))) with the C library's tanh (GCC fuses x + kappa*x^3 as in float32; model tanh_f64 has no fma)", "double" },
+    { { "dnnl_erf", "dnnl", "dnnl_erf", GA_GELU, "oneDNN",
       "eltwise primitive, dnnl_eltwise_gelu_erf, forward inference",
       "jit_uni_eltwise_injector.cpp (2.6.3): Abramowitz-Stegun 7.1.26 erf with oneDNN's "
       "own exp, then fma(erf, 0.5x, 0.5x) (= model erf_dnnl)",
-      "float32 (16-bit types where the CPU supports them)",
-      NULL, NULL, NULL, "oneDNN 2.6 has no f64 data type (dnnl_data_type_t: f32, bf16, f16, s32, s8, u8)" },
-    { "dnnl_tanh", "dnnl", "dnnl_tanh", GA_GELU_TANH, "oneDNN",
+      "float32 (16-bit types where the CPU supports them)", "oneDNN 2.6 has no f64 data type (dnnl_data_type_t: f32, bf16, f16, s32, s8, u8)" },
+      NULL, NULL, NULL },
+    { { "dnnl_tanh", "dnnl", "dnnl_tanh", GA_GELU_TANH, "oneDNN",
       "eltwise primitive, dnnl_eltwise_gelu_tanh, forward inference",
       "jit_uni_eltwise_injector.cpp (2.6.3): u = sqrt(2/pi)*x*fma(0.044715, x*x, 1), "
       "0.5*(1 + tanh(u))*x with oneDNN's own tanh",
-      "float32 (16-bit types where the CPU supports them)",
-      NULL, NULL, NULL, "oneDNN 2.6 has no f64 data type (dnnl_data_type_t: f32, bf16, f16, s32, s8, u8)" },
-    { "sleef_erf_u10", "sleef", "sleef_erf_u10", GA_GELU, "SLEEF",
+      "float32 (16-bit types where the CPU supports them)", "oneDNN 2.6 has no f64 data type (dnnl_data_type_t: f32, bf16, f16, s32, s8, u8)" },
+      NULL, NULL, NULL },
+    { { "sleef_erf_u10", "sleef", "sleef_erf_u10", GA_GELU, "SLEEF",
       "Sleef_erff8_u10 (8 lanes, dispatched at run time)",
-      "(x*0.5f)*(1 + Sleef_erff8_u10(x*(float)M_SQRT1_2))", OPMATH16,
+      "(x*0.5f)*(1 + Sleef_erff8_u10(x*(float)M_SQRT1_2))", OPMATH16, NULL },
       "Sleef_erfd4_u10 (4 lanes, dispatched at run time)",
-      "(x*0.5)*(1 + Sleef_erfd4_u10(x*M_SQRT1_2))", "double", NULL },
-    { "sleef_erf_u10_scalar", "sleef", "sleef_erf_u10_scalar", GA_GELU, "SLEEF",
+      "(x*0.5)*(1 + Sleef_erfd4_u10(x*M_SQRT1_2))", "double" },
+    { { "sleef_erf_u10_scalar", "sleef", "sleef_erf_u10_scalar", GA_GELU, "SLEEF",
       "Sleef_erff_u10 (scalar)",
-      "(x*0.5f)*(1 + Sleef_erff_u10(x*(float)M_SQRT1_2))", OPMATH16,
+      "(x*0.5f)*(1 + Sleef_erff_u10(x*(float)M_SQRT1_2))", OPMATH16, NULL },
       "Sleef_erf_u10 (scalar)",
-      "(x*0.5)*(1 + Sleef_erf_u10(x*M_SQRT1_2))", "double", NULL },
-    { "sleef_tanh_u10", "sleef", "sleef_tanh_u10", GA_GELU_TANH, "SLEEF",
+      "(x*0.5)*(1 + Sleef_erf_u10(x*M_SQRT1_2))", "double" },
+    { { "sleef_tanh_u10", "sleef", "sleef_tanh_u10", GA_GELU_TANH, "SLEEF",
       "Sleef_tanhf8_u10 (8 lanes, dispatched at run time)",
-      "(0.5f*x)*(1 + Sleef_tanhf8_u10(beta*fmaf(0.044715f, (x*x)*x, x)))", OPMATH16,
+      "(0.5f*x)*(1 + Sleef_tanhf8_u10(beta*fmaf(0.044715f, (x*x)*x, x)))", OPMATH16, NULL },
       "Sleef_tanhd4_u10 (4 lanes, dispatched at run time)",
-      "(0.5*x)*(1 + Sleef_tanhd4_u10(beta*fma(0.044715, (x*x)*x, x))), beta = M_2_SQRTPI*M_SQRT1_2", "double", NULL },
-    { "sleef_tanh_u10_scalar", "sleef", "sleef_tanh_u10_scalar", GA_GELU_TANH, "SLEEF",
+      "(0.5*x)*(1 + Sleef_tanhd4_u10(beta*fma(0.044715, (x*x)*x, x))), beta = M_2_SQRTPI*M_SQRT1_2", "double" },
+    { { "sleef_tanh_u10_scalar", "sleef", "sleef_tanh_u10_scalar", GA_GELU_TANH, "SLEEF",
       "Sleef_tanhf_u10 (scalar)",
-      "(0.5f*x)*(1 + Sleef_tanhf_u10(beta*fmaf(0.044715f, (x*x)*x, x)))", OPMATH16,
+      "(0.5f*x)*(1 + Sleef_tanhf_u10(beta*fmaf(0.044715f, (x*x)*x, x)))", OPMATH16, NULL },
       "Sleef_tanh_u10 (scalar)",
-      "(0.5*x)*(1 + Sleef_tanh_u10(beta*fma(0.044715, (x*x)*x, x))), beta = M_2_SQRTPI*M_SQRT1_2", "double", NULL },
-    { "sleef_tanh_u35", "sleef", "sleef_tanh_u35", GA_GELU_TANH, "SLEEF",
+      "(0.5*x)*(1 + Sleef_tanh_u10(beta*fma(0.044715, (x*x)*x, x))), beta = M_2_SQRTPI*M_SQRT1_2", "double" },
+    { { "sleef_tanh_u35", "sleef", "sleef_tanh_u35", GA_GELU_TANH, "SLEEF",
       "Sleef_tanhf8_u35 (8 lanes, dispatched at run time)",
-      "(0.5f*x)*(1 + Sleef_tanhf8_u35(beta*fmaf(0.044715f, (x*x)*x, x)))", OPMATH16,
+      "(0.5f*x)*(1 + Sleef_tanhf8_u35(beta*fmaf(0.044715f, (x*x)*x, x)))", OPMATH16, NULL },
       "Sleef_tanhd4_u35 (4 lanes, dispatched at run time)",
-      "(0.5*x)*(1 + Sleef_tanhd4_u35(beta*fma(0.044715, (x*x)*x, x))), beta = M_2_SQRTPI*M_SQRT1_2", "double", NULL },
-    { "sleef_tanh_u35_scalar", "sleef", "sleef_tanh_u35_scalar", GA_GELU_TANH, "SLEEF",
+      "(0.5*x)*(1 + Sleef_tanhd4_u35(beta*fma(0.044715, (x*x)*x, x))), beta = M_2_SQRTPI*M_SQRT1_2", "double" },
+    { { "sleef_tanh_u35_scalar", "sleef", "sleef_tanh_u35_scalar", GA_GELU_TANH, "SLEEF",
       "Sleef_tanhf_u35 (scalar)",
-      "(0.5f*x)*(1 + Sleef_tanhf_u35(beta*fmaf(0.044715f, (x*x)*x, x)))", OPMATH16,
+      "(0.5f*x)*(1 + Sleef_tanhf_u35(beta*fmaf(0.044715f, (x*x)*x, x)))", OPMATH16, NULL },
       "Sleef_tanh_u35 (scalar)",
-      "(0.5*x)*(1 + Sleef_tanh_u35(beta*fma(0.044715, (x*x)*x, x))), beta = M_2_SQRTPI*M_SQRT1_2", "double", NULL },
-    { "eigen_erf", "eigen", "eigen_erf", GA_GELU, "Eigen",
+      "(0.5*x)*(1 + Sleef_tanh_u35(beta*fma(0.044715, (x*x)*x, x))), beta = M_2_SQRTPI*M_SQRT1_2", "double" },
+    { { "eigen_erf", "eigen", "eigen_erf", GA_GELU, "Eigen",
       "Array::erf() (unsupported/Eigen/SpecialFunctions), TensorFlow's Erf op",
       "tf.nn.gelu(approximate=False): 0.5*x*(1 + erf(x/1.4142135623730951)), one op at a "
       "time (16-bit: = model erf_native)",
-      "the format itself: every operation and constant rounded to it (float32: float)",
-      NULL, NULL, NULL, "not wrapped (the module instantiates Eigen's float, bfloat16 and half arrays)" },
-    { "eigen_tanh", "eigen", "eigen_tanh", GA_GELU_TANH, "Eigen",
+      "the format itself: every operation and constant rounded to it (float32: float)", "not wrapped (the module instantiates Eigen's float, bfloat16 and half arrays)" },
+      NULL, NULL, NULL },
+    { { "eigen_tanh", "eigen", "eigen_tanh", GA_GELU_TANH, "Eigen",
       "Array::tanh(), TensorFlow's Tanh op",
       "tf.nn.gelu(approximate=True): 0.5*x*(1 + tanh(0.7978845608028654*(x + "
       "0.044715*pow(x, 3)))), one op at a time",
-      "the format itself: every operation and constant rounded to it (float32: float)",
-      NULL, NULL, NULL, "not wrapped (the module instantiates Eigen's float, bfloat16 and half arrays)" },
-    { "eigen_avx2_erf", "eigen_avx2", "eigen_avx2_erf", GA_GELU, "Eigen",
+      "the format itself: every operation and constant rounded to it (float32: float)", "not wrapped (the module instantiates Eigen's float, bfloat16 and half arrays)" },
+      NULL, NULL, NULL },
+    { { "eigen_avx2_erf", "eigen_avx2", "eigen_avx2_erf", GA_GELU, "Eigen",
       "Array::erf() compiled with -mavx2 -mfma, TensorFlow's Erf op on an AVX2 build",
       "as eigen_erf, with Eigen's AVX2 packets and fused multiply-adds",
-      "the format itself: every operation and constant rounded to it (float32: float)",
-      NULL, NULL, NULL, "not wrapped (the module instantiates Eigen's float, bfloat16 and half arrays)" },
-    { "eigen_avx2_tanh", "eigen_avx2", "eigen_avx2_tanh", GA_GELU_TANH, "Eigen",
+      "the format itself: every operation and constant rounded to it (float32: float)", "not wrapped (the module instantiates Eigen's float, bfloat16 and half arrays)" },
+      NULL, NULL, NULL },
+    { { "eigen_avx2_tanh", "eigen_avx2", "eigen_avx2_tanh", GA_GELU_TANH, "Eigen",
       "Array::tanh() compiled with -mavx2 -mfma, TensorFlow's Tanh op on an AVX2 build",
       "as eigen_tanh, with Eigen's AVX2 packets and fused multiply-adds",
-      "the format itself: every operation and constant rounded to it (float32: float)",
-      NULL, NULL, NULL, "not wrapped (the module instantiates Eigen's float, bfloat16 and half arrays)" },
+      "the format itself: every operation and constant rounded to it (float32: float)", "not wrapped (the module instantiates Eigen's float, bfloat16 and half arrays)" },
+      NULL, NULL, NULL },
 };
 
 #define TABLE_COUNT (sizeof table / sizeof table[0])
@@ -148,7 +148,7 @@ const struct ga_real *ga_real_at(size_t i)
 const struct ga_real *ga_real_find(const char *name)
 {
     for (size_t i = 0; i < TABLE_COUNT; i++)
-        if (strcmp(table[i].name, name) == 0)
+        if (strcmp(table[i].desc.name, name) == 0)
             return &table[i];
     return NULL;
 }
@@ -201,7 +201,7 @@ struct loaded {
 static struct loaded loaded[8];
 static pthread_mutex_t loaded_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void *module_handle(const struct ga_real *r, char *path, size_t path_size,
+static void *module_handle(const struct ga_real_desc *r, char *path, size_t path_size,
                            struct ga_io_error *err)
 {
     char dir[PATH_MAX];
@@ -235,7 +235,7 @@ static void *module_handle(const struct ga_real *r, char *path, size_t path_size
     return handle;
 }
 
-enum ga_io_status ga_real_describe(const struct ga_real *r, const struct ga_format *f,
+enum ga_io_status ga_real_describe(const struct ga_real_desc *r, const struct ga_format *f,
                                    struct gelu_acc_real_info *about, struct ga_io_error *err)
 {
     char path[PATH_MAX + 64], kernel[96];
@@ -281,7 +281,7 @@ struct ga_real_kernel {
 
 /* The plugin spec of r's kernel for f (MODULE.so:STEM_SUFFIX) and the
  * options it runs with: opt (NULL: defaults) under r's name. */
-static void kernel_spec(const struct ga_real *r, const struct ga_format *f,
+static void kernel_spec(const struct ga_real_desc *r, const struct ga_format *f,
                         const struct ga_plugin_options *opt, struct ga_plugin_options *po,
                         char *spec, size_t size)
 {
@@ -297,10 +297,11 @@ static void kernel_spec(const struct ga_real *r, const struct ga_format *f,
     snprintf(spec, size, "%s:%s_%s", path, r->stem, suffix(f));
 }
 
-enum ga_io_status ga_real_open(const struct ga_real *r, const struct ga_format *f,
+enum ga_io_status ga_real_open(const struct ga_real *real, const struct ga_format *f,
                                const struct ga_plugin_options *opt,
                                struct ga_real_kernel **out, struct ga_io_error *err)
 {
+    const struct ga_real_desc *r = &real->desc;
     int threads;
     struct ga_plugin_options po;
     struct ga_real_kernel *k;
@@ -327,17 +328,17 @@ enum ga_io_status ga_real_open(const struct ga_real *r, const struct ga_format *
         return st;
     }
     snprintf(k->models, sizeof k->models, "%s %s: %s; %s", r->library, k->about.version,
-             f->id == GA_FLOAT64 ? r->entry64 : r->entry, k->about.path);
+             f->id == GA_FLOAT64 ? real->entry64 : r->entry, k->about.path);
     k->impl = *ga_plugin_impl(k->plugin);
     k->impl.models = k->models;
-    k->impl.formula = f->id == GA_FLOAT64 ? r->formula64 : r->formula;
-    k->impl.computes = f->id == GA_FLOAT64 ? r->computes64 : r->computes;
+    k->impl.formula = f->id == GA_FLOAT64 ? real->formula64 : r->formula;
+    k->impl.computes = f->id == GA_FLOAT64 ? real->computes64 : r->computes;
     k->impl.real = true;
     *out = k;
     return ga_io_ok(err);
 }
 
-enum ga_io_status ga_real_open_backward(const struct ga_real *r, const struct ga_format *f,
+enum ga_io_status ga_real_open_backward(const struct ga_real_desc *r, const struct ga_format *f,
                                         const struct ga_plugin_options *opt,
                                         struct ga_plugin **out,
                                         struct gelu_acc_real_info *about,

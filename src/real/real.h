@@ -25,7 +25,9 @@
 #include "real/module.h"
 #include "truth/function.h"
 
-struct ga_real {
+/* A kernel of a real library, forward or backward: its module's kernels
+ * STEM_f32, STEM_bf16, STEM_f16 and what they compute. */
+struct ga_real_desc {
     const char *name;        /* stable, as catalogue names: the sweep's --impl NAME */
     const char *module;      /* "torch": the module gelu_real_torch.so */
     const char *stem;        /* its kernels STEM_f32, STEM_bf16, STEM_f16 (, STEM_f64) */
@@ -34,12 +36,16 @@ struct ga_real {
     const char *entry;       /* what is called, on what */
     const char *formula;     /* what it computes, as far as known and where from */
     const char *computes;    /* intermediate precision */
-    /* float64, where the module has a STEM_f64 kernel: entry, formula and
-     * computes as above (NULL where it has none) */
+    const char *no_float64;  /* why there is no STEM_f64 kernel; NULL where there is */
+};
+
+/* A forward kernel, and its float64 kernel where desc.no_float64 is NULL. */
+struct ga_real {
+    struct ga_real_desc desc;
+    /* entry, formula and computes in float64 (NULL where there is none) */
     const char *entry64;
     const char *formula64;
     const char *computes64;
-    const char *no_float64;  /* why there is no STEM_f64 kernel; NULL where there is */
 };
 
 size_t ga_real_count(void);
@@ -53,7 +59,7 @@ const char *ga_real_module_dir(char *buf, size_t size);
 /* What the module says about r's kernel for f (version, code path, and a
  * refusal when the library does not compute GELU in f here).  GA_IO_LOAD
  * when the module is not there (not built: see configure's summary). */
-enum ga_io_status ga_real_describe(const struct ga_real *r, const struct ga_format *f,
+enum ga_io_status ga_real_describe(const struct ga_real_desc *r, const struct ga_format *f,
                                    struct gelu_acc_real_info *about, struct ga_io_error *err);
 
 /* r's kernel for f as an implementation under test, run in worker
@@ -69,17 +75,17 @@ const struct gelu_acc_real_info *ga_real_kernel_about(const struct ga_real_kerne
 /* NULL is ignored. */
 void ga_real_close(struct ga_real_kernel *k);
 
-/* The real backward kernels (real_backward.c): the same fields, each
- * approximating GA_GELU_GRAD or GA_GELU_TANH_GRAD with kernels
- * STEM_f32/_bf16/_f16 of <gelu-acc/kernel.h>'s backward ABI; no float64. */
+/* The real backward kernels (real_backward.c), each approximating
+ * GA_GELU_GRAD or GA_GELU_TANH_GRAD with kernels STEM_f32/_bf16/_f16 of
+ * <gelu-acc/kernel.h>'s backward ABI; no float64. */
 size_t ga_real_backward_count(void);
-const struct ga_real *ga_real_backward_at(size_t i);
-const struct ga_real *ga_real_backward_find(const char *name);
+const struct ga_real_desc *ga_real_backward_at(size_t i);
+const struct ga_real_desc *ga_real_backward_find(const char *name);
 
 /* r's backward kernel for f, as ga_real_open does for a forward one: run
  * with ga_plugin_run_backward in worker processes; *about as the module
  * says.  Same errors as ga_real_open. */
-enum ga_io_status ga_real_open_backward(const struct ga_real *r, const struct ga_format *f,
+enum ga_io_status ga_real_open_backward(const struct ga_real_desc *r, const struct ga_format *f,
                                         const struct ga_plugin_options *opt,
                                         struct ga_plugin **out,
                                         struct gelu_acc_real_info *about,

@@ -63,17 +63,18 @@ size_t ga_report_plan_real(const struct ga_format *f, struct ga_measurement *m,
         if (st != GA_IO_OK) {
             /* No paths in a report: it must not depend on where it was made. */
             if (st == GA_IO_LOAD)
-                snprintf(line, sizeof line, "`%s`: the %s module was not built\n", r->name,
-                         r->library);
+                snprintf(line, sizeof line, "`%s`: the %s module was not built\n", r->desc.name,
+                         r->desc.library);
             else
-                snprintf(line, sizeof line, "`%s`: %s\n", r->name,
+                snprintf(line, sizeof line, "`%s`: %s\n", r->desc.name,
                          rr->kernels ? err.message : "out of memory");
             append(rr->not_measured, sizeof rr->not_measured, line);
             continue;
         }
         rr->kernels[rr->count++] = k;
         impl = ga_real_impl(k);
-        snprintf(version, sizeof version, "%s %s", r->library, ga_real_kernel_about(k)->version);
+        snprintf(version, sizeof version, "%s %s", r->desc.library,
+                 ga_real_kernel_about(k)->version);
         if (strstr(seen, version) == NULL) {  /* each library once, in table order */
             append(seen, sizeof seen, seen[0] ? ", " : "");
             append(seen, sizeof seen, version);

@@ -9,32 +9,32 @@
 
 #include "io/bytes.h"
 #include "io/whole_file.h"
-#include "sweep/shard.h"
+#include "sweep/state_header.h"
 #include "sweep/sweep.h"
 
 #define MAGIC "gelu-acc audit 1"  /* 16 bytes, no NUL */
-#define MAGIC_LEN 16
 #define VERSION 1u
 #define MAX_FILE_BYTES ((size_t)1 << 20)
+
+/* No chunk size: the audit's is the sweep's. */
+static const struct ga_header_share_words share_words = {
+    .shard = "a shard outside 1 <= K <= N <= 2^20",
+    .chunks = "chunks that are not those of the shard",
+    .next = "chunks that are not those of the shard",
+};
 
 enum ga_io_status ga_audit_encode(const struct ga_audit *a, unsigned char **data, size_t *size,
                                   struct ga_io_error *err)
 {
     struct ga_byte_writer w = { 0 };
 
-    ga_bytes_put_raw(&w, MAGIC, MAGIC_LEN);
-    ga_bytes_put_u32(&w, VERSION);
+    ga_bytes_put_frame_head(&w, MAGIC, VERSION);
     ga_bytes_put_str(&w, a->program);
-    ga_bytes_put_str(&w, ga_function_name(a->fn));
-    ga_bytes_put_str(&w, a->format->name);
-    ga_bytes_put_str(&w, a->domain);
-    ga_bytes_put_u64(&w, a->domain_size);
-    ga_bytes_put_u64(&w, a->domain_digest);
-    ga_bytes_put_u32(&w, a->shard);
-    ga_bytes_put_u32(&w, a->shards);
-    ga_bytes_put_u64(&w, a->first);
-    ga_bytes_put_u64(&w, a->end);
-    ga_bytes_put_u64(&w, a->next);
+    ga_header_put_function(&w, a->fn);
+    ga_header_put_format(&w, a->format);
+    ga_header_put_domain(&w, a->domain, a->domain_size, a->domain_digest);
+    ga_header_put_share(&w, &(struct ga_header_share){ a->shard, a->shards, a->first, a->end,
+                                                       a->next }, &share_words);
     ga_bytes_put_u64(&w, a->inputs);
     ga_bytes_put_u64(&w, a->disagreements);
     ga_bytes_put_f64(&w, a->cpu_s);
@@ -81,35 +81,24 @@ enum ga_io_status ga_audit_decode(const unsigned char *data, size_t size, struct
 {
     struct ga_byte_reader r;
     char name[64];
-    uint64_t chunks, first, end;
+    struct ga_header_share share;
     enum ga_io_status s;
 
     memset(a, 0, sizeof *a);
     if ((s = ga_bytes_open_frame(data, size, MAGIC, VERSION, "audit file", &r, err)) != GA_IO_OK)
         return s;
     ga_bytes_get_str(&r, a->program, sizeof a->program);
-    ga_bytes_get_str(&r, name, sizeof name);
-    ga_bytes_need(&r, ga_function_by_name(name, &a->fn) == 0 && ga_function_is_forward(a->fn),
-         "an unknown function");
-    ga_bytes_get_str(&r, name, sizeof name);
-    ga_bytes_need(&r, (a->format = ga_format_by_name(name)) != NULL, "an unknown format");
-    ga_bytes_get_str(&r, a->domain, sizeof a->domain);
-    a->domain_size = ga_bytes_get_u64(&r);
-    ga_bytes_need(&r, a->domain_size >= 1 && a->domain_size <= GA_SWEEP_MAX_INPUTS, "a domain size "
-         "outside 1 to 2^32");
-    a->domain_digest = ga_bytes_get_u64(&r);
-    a->shard = ga_bytes_get_u32(&r);
-    a->shards = ga_bytes_get_u32(&r);
-    ga_bytes_need(&r, a->shard >= 1 && a->shard <= a->shards && a->shards <= GA_SHARD_MAX,
-         "a shard outside 1 <= K <= N <= 2^20");
-    a->first = ga_bytes_get_u64(&r);
-    a->end = ga_bytes_get_u64(&r);
-    a->next = ga_bytes_get_u64(&r);
-    chunks = ga_sweep_chunk_count(a->domain_size);
-    if (!r.failure)
-        ga_shard_chunks(chunks, a->shard, a->shards, &first, &end);
-    ga_bytes_need(&r, !r.failure && a->first == first && a->end == end && a->next >= first
-         && a->next <= end, "chunks that are not those of the shard");
+    ga_header_get_function(&r, name, sizeof name, &a->fn, "an unknown function");
+    ga_bytes_need(&r, ga_function_is_forward(a->fn), "an unknown function");
+    a->format = ga_header_get_format(&r, name, sizeof name, "an unknown format");
+    ga_header_get_domain(&r, a->domain, &a->domain_size, &a->domain_digest,
+                         "a domain size outside 1 to 2^32");
+    ga_header_get_share(&r, a->domain_size, &share, &share_words);
+    a->shard = share.shard;
+    a->shards = share.shards;
+    a->first = share.first;
+    a->end = share.end;
+    a->next = share.next;
     a->inputs = ga_bytes_get_u64(&r);
     ga_bytes_need(&r, !r.failure && a->inputs == ga_sweep_chunk_inputs(a->domain_size, a->first, a->next),
          "an input count that is not that of the chunks audited");
@@ -123,10 +112,7 @@ enum ga_io_status ga_audit_decode(const unsigned char *data, size_t size, struct
          "a list of disagreements that does not fit their count");
     for (uint32_t i = 0; !r.failure && i < a->listed; i++)
         get_disagreement(&r, a, &a->list[i], i ? a->list[i - 1].index + 1 : 0);
-    ga_bytes_need(&r, r.at == r.size, "bytes follow the disagreements");
-    if (r.failure)
-        return ga_io_fail(err, GA_IO_MALFORMED, "at byte %zu: %s", r.failed_at, r.failure);
-    return ga_io_ok(err);
+    return ga_bytes_close_body(&r, "bytes follow the disagreements", err);
 }
 
 enum ga_io_status ga_audit_write(const char *path, const struct ga_audit *a,

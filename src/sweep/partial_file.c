@@ -13,15 +13,21 @@
 
 #include "io/bytes.h"
 #include "io/whole_file.h"
-#include "sweep/shard.h"
 #include "sweep/shape_file.h"
+#include "sweep/state_header.h"
 #include "sweep/stats_add.h"
 
 #define MAGIC "gelu-acc partial"  /* 16 bytes, no NUL */
-#define MAGIC_LEN 16
 #define VERSION 2u  /* 2: the shape (sweep/shape.h) after the statistics */
 /* Far above any real partial (about 10 KB, at most 400 KB). */
 #define MAX_FILE_BYTES ((size_t)64 << 20)
+
+static const struct ga_header_share_words share_words = {
+    .shard = "the shard is not K/N with 1 <= K <= N",
+    .chunk_size = "another chunk size",
+    .chunks = "the chunks are not those of the shard",
+    .next = "the chunks measured lie outside the shard",
+};
 
 /* --- writing --- */
 
@@ -128,8 +134,7 @@ static void put_partial(struct ga_byte_writer *w, const struct ga_partial *p)
     const struct ga_partial_identity *id = &p->id;
     const struct ga_measurement *m = &p->m;
 
-    ga_bytes_put_raw(w, MAGIC, MAGIC_LEN);
-    ga_bytes_put_u32(w, VERSION);
+    ga_bytes_put_frame_head(w, MAGIC, VERSION);
     ga_bytes_put_str(w, id->program);
     ga_bytes_put_str(w, id->format);
     ga_bytes_put_str(w, id->kernel);
@@ -137,22 +142,16 @@ static void put_partial(struct ga_byte_writer *w, const struct ga_partial *p)
     ga_bytes_put_str(w, id->models);
     ga_bytes_put_str(w, id->formula);
     ga_bytes_put_str(w, id->computes);
-    ga_bytes_put_str(w, ga_function_name(id->approximates));
+    ga_header_put_function(w, id->approximates);
     ga_bytes_put_u8(w, id->real);
-    ga_bytes_put_str(w, ga_function_name(id->reference));
-    ga_bytes_put_str(w, id->oracle == GA_ORACLE_MPFR ? "mpfr" : "fast");
-    ga_bytes_put_str(w, id->domain);
-    ga_bytes_put_u64(w, id->domain_size);
-    ga_bytes_put_u64(w, id->domain_digest);
+    ga_header_put_function(w, id->reference);
+    ga_header_put_oracle(w, id->oracle);
+    ga_header_put_domain(w, id->domain, id->domain_size, id->domain_digest);
     ga_bytes_put_u64(w, id->max_failures);
     ga_bytes_put_f64(w, id->timeout_s);
 
-    ga_bytes_put_u32(w, p->shard);
-    ga_bytes_put_u32(w, p->shards);
-    ga_bytes_put_u32(w, GA_SWEEP_CHUNK);
-    ga_bytes_put_u64(w, p->first);
-    ga_bytes_put_u64(w, p->end);
-    ga_bytes_put_u64(w, p->next);
+    ga_header_put_share(w, &(struct ga_header_share){ p->shard, p->shards, p->first, p->end,
+                                                      p->next }, &share_words);
 
     ga_bytes_put_u8(w, m->failed);
     ga_bytes_put_u64(w, m->failed_inputs);
@@ -305,48 +304,34 @@ static void get_identity(struct ga_byte_reader *r, struct ga_partial_identity *i
     char name[32];
 
     ga_bytes_get_str(r, id->program, sizeof id->program);
-    ga_bytes_get_str(r, id->format, sizeof id->format);
-    ga_bytes_need(r, ga_format_by_name(id->format) != NULL, "unknown format");
+    ga_header_get_format(r, id->format, sizeof id->format, "unknown format");
     ga_bytes_get_str(r, id->kernel, sizeof id->kernel);
     ga_bytes_get_str(r, id->impl, sizeof id->impl);
     ga_bytes_get_str(r, id->models, sizeof id->models);
     ga_bytes_get_str(r, id->formula, sizeof id->formula);
     ga_bytes_get_str(r, id->computes, sizeof id->computes);
-    ga_bytes_get_str(r, name, sizeof name);
-    ga_bytes_need(r, ga_function_by_name(name, &id->approximates) == 0, "unknown function approximated");
+    ga_header_get_function(r, name, sizeof name, &id->approximates,
+                           "unknown function approximated");
     id->real = ga_bytes_get_u8(r) != 0;
-    ga_bytes_get_str(r, name, sizeof name);
-    ga_bytes_need(r, ga_function_by_name(name, &id->reference) == 0, "unknown reference");
-    ga_bytes_get_str(r, name, sizeof name);
-    ga_bytes_need(r, strcmp(name, "fast") == 0 || strcmp(name, "mpfr") == 0, "unknown oracle");
-    id->oracle = strcmp(name, "mpfr") == 0 ? GA_ORACLE_MPFR : GA_ORACLE_FAST;
-    ga_bytes_get_str(r, id->domain, sizeof id->domain);
-    id->domain_size = ga_bytes_get_u64(r);
-    ga_bytes_need(r, id->domain_size >= 1 && id->domain_size <= GA_SWEEP_MAX_INPUTS,
-         "the domain size is 0 or above 2^32");
-    id->domain_digest = ga_bytes_get_u64(r);
+    ga_header_get_function(r, name, sizeof name, &id->reference, "unknown reference");
+    ga_header_get_oracle(r, name, sizeof name, &id->oracle, "unknown oracle");
+    ga_header_get_domain(r, id->domain, &id->domain_size, &id->domain_digest,
+                         "the domain size is 0 or above 2^32");
     id->max_failures = ga_bytes_get_u64(r);
     id->timeout_s = ga_bytes_get_f64(r);
     ga_bytes_need(r, id->timeout_s >= 0 && id->timeout_s <= 86400, "the timeout is out of range");
 }
 
-/* The share: the shard and its chunks, as the shard's definition gives them. */
 static void get_share(struct ga_byte_reader *r, struct ga_partial *p)
 {
-    uint64_t first = 0, end = 0;
-    uint32_t k = ga_bytes_get_u32(r), n = ga_bytes_get_u32(r);
+    struct ga_header_share share;
 
-    ga_bytes_need(r, k >= 1 && k <= n && n <= GA_SHARD_MAX, "the shard is not K/N with 1 <= K <= N");
-    if (!r->failure)
-        ga_shard_chunks(ga_sweep_chunk_count(p->id.domain_size), k, n, &first, &end);
-    ga_bytes_need(r, ga_bytes_get_u32(r) == GA_SWEEP_CHUNK, "another chunk size");
-    p->first = ga_bytes_get_u64(r);
-    p->end = ga_bytes_get_u64(r);
-    p->next = ga_bytes_get_u64(r);
-    ga_bytes_need(r, p->first == first && p->end == end, "the chunks are not those of the shard");
-    ga_bytes_need(r, p->first <= p->next && p->next <= p->end, "the chunks measured lie outside the shard");
-    p->shard = k;
-    p->shards = n;
+    ga_header_get_share(r, p->id.domain_size, &share, &share_words);
+    p->shard = share.shard;
+    p->shards = share.shards;
+    p->first = share.first;
+    p->end = share.end;
+    p->next = share.next;
 }
 
 static void get_measurement(struct ga_byte_reader *r, struct ga_partial *p)
@@ -421,14 +406,13 @@ enum ga_io_status ga_partial_decode(const unsigned char *data, size_t size,
             get_stats(&r, p);
         if (!r.failure)
             ga_shape_get(&r, p->format, p->id.reference, &p->m.shape);
-        ga_bytes_need(&r, r.at == r.size, "bytes follow the shape");
     }
-    if (r.failure) {
+    if ((s = ga_bytes_close_body(&r, "bytes follow the shape", err)) != GA_IO_OK) {
         ga_partial_free(p);
-        return ga_io_fail(err, GA_IO_MALFORMED, "at byte %zu: %s", r.failed_at, r.failure);
+        return s;
     }
     *out = p;
-    return ga_io_ok(err);
+    return s;
 }
 
 enum ga_io_status ga_partial_read(const char *path, struct ga_partial **out,

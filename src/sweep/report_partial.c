@@ -8,9 +8,9 @@
 
 #include "io/bytes.h"
 #include "io/whole_file.h"
+#include "sweep/state_header.h"
 
 #define MAGIC "gelu-acc report "  /* 16 bytes, no NUL */
-#define MAGIC_LEN 16
 #define VERSION 1u
 #define MAX_FILE_BYTES ((size_t)1 << 30)
 
@@ -47,7 +47,7 @@ void ga_report_partial_free(struct ga_report_partial *rp)
 
 bool ga_report_partial_is(const unsigned char *data, size_t size)
 {
-    return size >= MAGIC_LEN && memcmp(data, MAGIC, MAGIC_LEN) == 0;
+    return size >= GA_FRAME_MAGIC_LEN && memcmp(data, MAGIC, GA_FRAME_MAGIC_LEN) == 0;
 }
 
 /* Why ga_partials_merge refused, in a few words. */
@@ -176,19 +176,18 @@ enum ga_io_status ga_report_partial_encode(const struct ga_report_partial *rp,
     struct ga_byte_writer w = { 0 };
     enum ga_io_status s = GA_IO_OK;
 
-    ga_bytes_put_raw(&w, MAGIC, MAGIC_LEN);
-    ga_bytes_put_u32(&w, VERSION);
+    ga_bytes_put_frame_head(&w, MAGIC, VERSION);
     ga_bytes_put_str(&w, rp->program);
     ga_bytes_put_str(&w, rp->formats);
     ga_bytes_put_str(&w, rp->float32_domain);
     ga_bytes_put_str(&w, rp->real_float32_domain);
-    ga_bytes_put_str(&w, rp->oracle == GA_ORACLE_MPFR ? "mpfr" : "fast");
+    ga_header_put_oracle(&w, rp->oracle);
     ga_bytes_put_u32(&w, rp->shard);
     ga_bytes_put_u32(&w, rp->shards);
     ga_bytes_put_u32(&w, (uint32_t)rp->nformats);
     for (size_t i = 0; i < rp->nformats && s == GA_IO_OK; i++) {
         const struct ga_report_partial_format *e = &rp->format[i];
-        ga_bytes_put_str(&w, e->format->name);
+        ga_header_put_format(&w, e->format);
         ga_bytes_put_u32(&w, (uint32_t)e->count);
         for (size_t j = 0; j < e->count && s == GA_IO_OK; j++) {
             unsigned char *part;
@@ -283,20 +282,16 @@ enum ga_io_status ga_report_partial_decode(const unsigned char *data, size_t siz
     ga_bytes_get_str(&r, rp->formats, sizeof rp->formats);
     ga_bytes_get_str(&r, rp->float32_domain, sizeof rp->float32_domain);
     ga_bytes_get_str(&r, rp->real_float32_domain, sizeof rp->real_float32_domain);
-    ga_bytes_get_str(&r, name, sizeof name);
-    ga_bytes_need(&r, strcmp(name, "fast") == 0 || strcmp(name, "mpfr") == 0, "an unknown oracle");
-    rp->oracle = strcmp(name, "mpfr") == 0 ? GA_ORACLE_MPFR : GA_ORACLE_FAST;
+    ga_header_get_oracle(&r, name, sizeof name, &rp->oracle, "an unknown oracle");
     rp->shard = ga_bytes_get_u32(&r);
     rp->shards = ga_bytes_get_u32(&r);
     ga_bytes_need(&r, rp->shard >= 1 && rp->shard <= rp->shards, "a shard outside 1 <= K <= N");
     nformats = ga_bytes_get_u32(&r);
     ga_bytes_need(&r, nformats >= 1 && nformats <= GA_FORMAT_COUNT, "a format count out of range");
     for (uint32_t i = 0; i < nformats && !r.failure; i++) {
-        const struct ga_format *f;
-        uint32_t count;
-        ga_bytes_get_str(&r, name, sizeof name);
-        ga_bytes_need(&r, (f = ga_format_by_name(name)) != NULL, "an unknown format");
-        count = ga_bytes_get_u32(&r);
+        const struct ga_format *f = ga_header_get_format(&r, name, sizeof name,
+                                                         "an unknown format");
+        uint32_t count = ga_bytes_get_u32(&r);
         ga_bytes_need(&r, count <= 4096, "a measurement count out of range");
         if (r.failure || ga_report_partial_add_format(rp, f, count) != 0) {
             ga_bytes_need(&r, false, "out of memory");
@@ -320,10 +315,7 @@ enum ga_io_status ga_report_partial_decode(const unsigned char *data, size_t siz
                 e->profiles[j] = get_profile(&r, f);
         }
     }
-    ga_bytes_need(&r, r.at == r.size, "bytes follow the measurements");
-    if (r.failure)
-        return ga_io_fail(err, GA_IO_MALFORMED, "at byte %zu: %s", r.failed_at, r.failure);
-    return ga_io_ok(err);
+    return ga_bytes_close_body(&r, "bytes follow the measurements", err);
 }
 
 enum ga_io_status ga_report_partial_read(const char *path, struct ga_report_partial *rp,
