@@ -67,7 +67,7 @@ float ga_grad_megatron_native(const struct ga_format *f, float dy, float x);
 float ga_grad_llmc(const struct ga_format *f, float dy, float x);
 float ga_grad_quick(const struct ga_format *f, float dy, float x);
 float ga_grad_quick_native(const struct ga_format *f, float dy, float x);
-/* jax's form prepared: e, t, de and c of x once, then dy's four roundings. */
+/* jax's form prepared: e, t, de and c of x once, then dy's products. */
 void ga_grad_jax_prepare(const struct ga_format *f, float x, struct ga_backward_state *s);
 float ga_grad_jax_pair(const struct ga_format *f, float dy, const struct ga_backward_state *s);
 /* Their factors k(x) (every form but jax's, whose dy enters two terms: it
