@@ -5,7 +5,9 @@
  * The models round in float (once) or in the format (every operation), so
  * the bound is a few roundings of the terms' magnitudes, far below what a
  * wrong term, sign or constant would give.  Plus an exact property: d(0) = 1/2
- * in every formula, so dx(0, dy) = RN(dy/2) for every model. */
+ * in every formula, so dx(0, dy) = RN(dy/2) for every model; and jax's
+ * prepared form (prepare once per x, pair per dy) against its scalar form,
+ * bit for bit. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -92,6 +94,69 @@ static void test_half_at_zero(void **state)
     }
 }
 
+#define DYS 64
+
+/* dy of every kind: both signs of 0, the subnormal ends, the normal
+ * boundary, 1, the largest finite, inf, NaN, and random encodings. */
+static void some_dys(const struct ga_format *f, struct test_rng *r, ga_bits *dy)
+{
+    ga_bits normal = ga_encode(f, ldexp(1, f->emin));
+    size_t n = 0;
+
+    for (int neg = 0; neg < 2; neg++) {
+        ga_bits kinds[] = { ga_zero(f, false), ga_min_subnormal(f, false),
+                            ga_next_up(f, ga_min_subnormal(f, false)), ga_next_down(f, normal),
+                            normal, ga_encode(f, 0.5), ga_encode(f, 1), ga_encode(f, 3),
+                            ga_next_down(f, ga_max_finite(f, false)), ga_max_finite(f, false),
+                            ga_infinity(f, false), ga_quiet_nan(f) };
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+            dy[n++] = neg ? ga_negate(f, kinds[k]) : kinds[k];
+    }
+    while (n < DYS)
+        dy[n++] = test_rng_encoding(r, f);
+}
+
+static uint32_t float_bits(float v)
+{
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+/* pair(dy, prepare(x)) = ga_grad_jax(dy, x) as float bits, and
+ * ga_backward_run (one run of DYS pairs per x) = the scalar rounded into f,
+ * on every x of bfloat16 and float16 and every 65521st of float32. */
+static void test_jax_prepared(void **state)
+{
+    const struct ga_backward_impl *impl = ga_backward_catalogue_find("jax_gelu_backward");
+    struct test_rng r = test_rng(29);
+    (void)state;
+    assert_non_null(impl);
+    assert_true(impl->prepare == ga_grad_jax_prepare && impl->pair == ga_grad_jax_pair);
+    for (int id = 0; id < 3; id++) {
+        const struct ga_format *f = ga_format_get((enum ga_format_id)id);
+        uint64_t stride = f->bits > 16 ? 65521 : 1;
+        ga_bits dy[DYS], x[DYS], dx[DYS];
+        some_dys(f, &r, dy);
+        for (uint64_t xe = 0; xe < ga_encoding_count(f); xe += stride) {
+            float xf = (float)ga_decode(f, (ga_bits)xe);
+            struct ga_backward_state s;
+            for (size_t j = 0; j < DYS; j++)
+                x[j] = (ga_bits)xe;
+            impl->prepare(f, xf, &s);
+            ga_backward_run(impl, f, dy, x, dx, DYS);
+            for (size_t j = 0; j < DYS; j++) {
+                float dyf = (float)ga_decode(f, dy[j]), want = ga_grad_jax(f, dyf, xf);
+                if (float_bits(impl->pair(f, dyf, &s)) != float_bits(want)
+                    || dx[j] != ga_encode_float(f, want))
+                    fail_msg("%s x=%a dy=%a: prepared %a (run %a), scalar %a", f->name,
+                             (double)xf, (double)dyf, (double)impl->pair(f, dyf, &s),
+                             ga_decode(f, dx[j]), (double)want);
+            }
+        }
+    }
+}
+
 /* Names are unique, each entry approximates a derivative and says what it models. */
 static void test_catalogue(void **state)
 {
@@ -112,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_catalogue),
         cmocka_unit_test(test_half_at_zero),
         cmocka_unit_test(test_against_formulas),
+        cmocka_unit_test(test_jax_prepared),
     };
     test_random_init();
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,15 @@ typedef float (*ga_backward_scalar_fn)(const struct ga_format *f, float dy, floa
 /* The factor k(x) of a kernel whose dx is the float product dy * k(x),
  * rounded into f: computed once per x by a sweep that holds x fixed. */
 typedef float (*ga_backward_factor_fn)(const struct ga_format *f, float x);
+/* The x-only terms of a kernel whose dy enters more than one product
+ * (jax's): prepare computes them once per x, pair applies one dy to them. */
+struct ga_backward_state {
+    float v[4];
+};
+typedef void (*ga_backward_prepare_fn)(const struct ga_format *f, float x,
+                                       struct ga_backward_state *s);
+typedef float (*ga_backward_pair_fn)(const struct ga_format *f, float dy,
+                                     const struct ga_backward_state *s);
 
 struct ga_backward_impl {
     const char *name;
@@ -30,6 +39,11 @@ struct ga_backward_impl {
      * which changes nothing rounded into f once more, but drops a NaN's
      * sign; backward_fast_sweep_test checks it). */
     ga_backward_factor_fn factor;
+    /* NULL, or prepare and pair with pair(dy, prepare(x)) = scalar(dy, x)
+     * bit for bit (backward_models_test checks it); for a kernel without a
+     * factor. */
+    ga_backward_prepare_fn prepare;
+    ga_backward_pair_fn pair;
 };
 
 size_t ga_backward_catalogue_count(void);
@@ -37,8 +51,8 @@ const struct ga_backward_impl *ga_backward_catalogue_at(size_t i);
 const struct ga_backward_impl *ga_backward_catalogue_find(const char *name);
 int ga_backward_supports(const struct ga_backward_impl *impl, const struct ga_format *f);
 
-/* dx[i] = RN_f(scalar(dy[i], x[i])), i < n; through factor, once per run
- * of equal x, where the kernel has one. */
+/* dx[i] = RN_f(scalar(dy[i], x[i])), i < n; through factor or prepare,
+ * once per run of equal x, where the kernel has one. */
 void ga_backward_run(const struct ga_backward_impl *impl, const struct ga_format *f,
                      const ga_bits *dy, const ga_bits *x, ga_bits *dx, size_t n);
 
@@ -53,7 +67,11 @@ float ga_grad_megatron_native(const struct ga_format *f, float dy, float x);
 float ga_grad_llmc(const struct ga_format *f, float dy, float x);
 float ga_grad_quick(const struct ga_format *f, float dy, float x);
 float ga_grad_quick_native(const struct ga_format *f, float dy, float x);
-/* Their factors k(x) (every form but jax's, whose dy enters two terms). */
+/* jax's form prepared: e, t, de and c of x once, then dy's products. */
+void ga_grad_jax_prepare(const struct ga_format *f, float x, struct ga_backward_state *s);
+float ga_grad_jax_pair(const struct ga_format *f, float dy, const struct ga_backward_state *s);
+/* Their factors k(x) (every form but jax's, whose dy enters two terms: it
+ * has prepare and pair instead). */
 float ga_grad_pytorch_factor(const struct ga_format *f, float x);
 float ga_grad_pytorch_native_factor(const struct ga_format *f, float x);
 float ga_grad_pytorch_tanh_factor(const struct ga_format *f, float x);

@@ -64,3 +64,20 @@ float ga_grad_jax(const struct ga_format *f, float dy, float x)
     float from_e = ga_nat_mul(f, ga_nat_mul(f, ga_nat_mul(f, dy, t), de), -c);
     return ga_nat_add(f, from_t, from_e);
 }
+
+/* The x-only terms of ga_grad_jax: v = { e, t, de, c }. */
+void ga_grad_jax_prepare(const struct ga_format *f, float x, struct ga_backward_state *s)
+{
+    float c = ga_nat(f, M_SQRT1_2), k = ga_nat(f, -M_2_SQRTPI);
+    float z = ga_nat_mul(f, -x, c);
+    float de = ga_nat_mul(f, k, ga_nat(f, expf(ga_nat_mul(f, -z, z))));  /* erfc'(z) */
+    *s = (struct ga_backward_state){ { ga_nat(f, erfcf(z)), ga_nat_mul(f, x, 0.5f), de, c } };
+}
+
+float ga_grad_jax_pair(const struct ga_format *f, float dy, const struct ga_backward_state *s)
+{
+    float e = s->v[0], t = s->v[1], de = s->v[2], c = s->v[3];
+    float from_t = ga_nat_mul(f, ga_nat_mul(f, dy, e), 0.5f);
+    float from_e = ga_nat_mul(f, ga_nat_mul(f, ga_nat_mul(f, dy, t), de), -c);
+    return ga_nat_add(f, from_t, from_e);
+}

@@ -4,8 +4,9 @@
  * format swept over many pairs, d(x) and the inverse ulp of every encoding
  * are tabled first (d(x) by ga_grad_value, MPFR), and the truths of the
  * pairs that share an x come from one rounding decision per dy significand
- * (backward_memo.h); a kernel with a factor k(x) computes it once per x
- * (ga_backward_run).  Otherwise d(x) is computed once per pair. */
+ * (backward_memo.h); a kernel with a factor k(x), or with prepare, computes
+ * its terms of x once per x (ga_backward_run).  Otherwise d(x) is computed
+ * once per pair. */
 #include "sweep/backward_sweep.h"
 
 #include <math.h>
