@@ -1,7 +1,7 @@
 #!/bin/sh
 # The exhaustive oracle audit (doc/audit.md): every float32 input, gelu and
 # gelu_tanh, the MPFR-only oracle against the fast one.  About 6 CPU hours,
-# so it runs in 64 shards per function, each about 1/64 of the work (3 to 4
+# so it runs in 64 shards per function, most about 1/64 of the work (3 to 4
 # CPU minutes), and can be stopped at any moment: a finished shard's state
 # file is kept in audit-shards/float32-FUNCTION/ (commit it), an unfinished one
 # resumes from its checkpoint, and a later run, in another session or on
