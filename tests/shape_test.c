@@ -153,6 +153,51 @@ static void test_sweep_counts_plants(void **state)
     ga_domain_free(&d);
 }
 
+/* A kernel measured against both references: the second measurement's odd
+ * identity, copied from the first's (or, with a failure cap, measured on
+ * its own), is the one a sweep of it alone finds; its other figures are
+ * its own. */
+static void test_odd_shared_across_references(void **state)
+{
+    const struct ga_format *f = ga_format_get(GA_FLOAT16);
+    struct ga_domain d;
+    char err[128];
+    (void)state;
+
+    assert_int_equal(ga_domain_parse(&d, "all", f, err, sizeof err), 0);
+    for (int cap = 0; cap < 2; cap++) {
+        struct ga_measurement both[2] = {
+            { .impl = &planted_impl, .reference = GA_GELU, .want_shape = true },
+            { .impl = &planted_impl, .reference = GA_GELU_TANH, .want_shape = true },
+        };
+        struct ga_measurement alone = { .impl = &planted_impl, .reference = GA_GELU_TANH,
+                                        .want_shape = true };
+        struct ga_sweep_options o = { .oracle = GA_ORACLE_FAST, .threads = 2,
+                                      .max_failures = cap ? 1000 : 0 };
+        ga_bits undecided;
+
+        assert_int_equal(ga_sweep_run(f, &d, both, 2, &o, &undecided), GA_SWEEP_OK);
+        assert_int_equal(ga_sweep_run(f, &d, &alone, 1, &o, &undecided), GA_SWEEP_OK);
+        assert_int_equal(both[1].shape->odd_pairs, 0x7c00);
+        assert_int_equal(both[1].shape->odd_breaks, 3);
+        assert_int_equal(both[1].shape->odd_pairs, alone.shape->odd_pairs);
+        assert_int_equal(both[1].shape->odd_breaks, alone.shape->odd_breaks);
+        assert_int_equal(both[1].shape->first_odd_break.x, alone.shape->first_odd_break.x);
+        assert_int_equal(both[1].shape->first_odd_break_neg, alone.shape->first_odd_break_neg);
+        for (int side = 0; side < 2; side++) {
+            assert_int_equal(both[1].shape->side[side].pairs, alone.shape->side[side].pairs);
+            assert_int_equal(both[1].shape->side[side].violations,
+                             alone.shape->side[side].violations);
+        }
+        assert_int_equal(both[1].shape->truth_minimum.y, alone.shape->truth_minimum.y);
+        assert_int_not_equal(both[0].shape->truth_minimum.y, both[1].shape->truth_minimum.y);
+        for (int j = 0; j < 2; j++)
+            ga_measurement_clear(&both[j]);
+        ga_measurement_clear(&alone);
+    }
+    ga_domain_free(&d);
+}
+
 /* A random domain visits no neighbours: monotonicity is not measured. */
 static void test_random_domain_not_ordered(void **state)
 {
@@ -354,6 +399,157 @@ static void test_odd_identity_exact(void **state)
     }
 }
 
+/* What the shape accumulator should find on the float16 inputs x[0..n)
+ * (consecutive in domain order) with outputs y, from the definitions alone
+ * (doc/metrics.md, "Shape"): values compared as doubles, sides by the
+ * brackets of test_brackets, pairs inside them by the truths' order. */
+struct direct_shape {
+    uint64_t pairs[2], violations[2], sign_errors;
+    ga_bits first_lo[2], min_x, min_y;
+};
+
+static struct direct_shape shape_directly(const struct ga_format *f, const ga_bits *x,
+                                          const ga_bits *y, const struct ga_truth *t, size_t n)
+{
+    struct direct_shape d = { .first_lo = { 0, 0 } };
+    bool has_min = false, has_first[2] = { false, false };
+
+    for (size_t i = 0; i < n; i++) {
+        double xv = ga_decode(f, x[i]), yv = ga_decode(f, y[i]);
+        if (ga_is_nan(f, x[i]) || ga_is_nan(f, y[i]))
+            continue;
+        if (xv != 0 && yv != 0 && (xv < 0) != (yv < 0))
+            d.sign_errors++;
+        if (!has_min || yv < ga_decode(f, d.min_y)
+            || (yv == ga_decode(f, d.min_y) && xv < ga_decode(f, d.min_x))) {
+            d.min_x = x[i], d.min_y = y[i], has_min = true;
+        }
+        if (i == 0 || ga_is_nan(f, x[i - 1]) || ga_is_nan(f, y[i - 1])
+            || ga_sign(f, x[i]) != ga_sign(f, x[i - 1]) || ga_decode(f, x[i - 1]) == xv)
+            continue;
+        size_t a = xv < ga_decode(f, x[i - 1]) ? i : i - 1, b = a == i ? i - 1 : i;
+        double ya = ga_decode(f, y[a]), yb = ga_decode(f, y[b]);
+        int side;
+        if (ga_decode(f, x[b]) <= -0.7518)
+            side = GA_SHAPE_LEFT;
+        else if (ga_decode(f, x[a]) >= -0.7517)
+            side = GA_SHAPE_RIGHT;
+        else if (t[a].rounded != t[b].rounded)
+            side = ga_decode(f, t[a].rounded) > ga_decode(f, t[b].rounded) ? GA_SHAPE_LEFT
+                                                                           : GA_SHAPE_RIGHT;
+        else
+            continue;
+        d.pairs[side]++;
+        if (side == GA_SHAPE_LEFT ? ya < yb : ya > yb) {
+            d.violations[side]++;
+            if (!has_first[side] || ga_decode(f, x[a]) < ga_decode(f, d.first_lo[side]))
+                d.first_lo[side] = x[a], has_first[side] = true;
+        }
+    }
+    return d;
+}
+
+/* Random outputs a few steps from the truth, some of the wrong sign, on
+ * chunks that are plain (one sign, one side of x0, no NaN) and chunks that
+ * are not (across 0, around x0, up to the NaNs, a lone input): the
+ * accumulator's figures are the direct ones. */
+static void test_random_outputs_counted(void **state)
+{
+    const struct ga_format *f = ga_format_get(GA_FLOAT16);
+    static const ga_bits starts[] = { 0xc400, 0x3800, 0xb9f0, 0xffe0, 0x7bf0, 0x0000, 0x8000 - 40,
+                                      0x7c00 - 8, 0xc000 };
+    static const size_t lengths[] = { 600, 600, 300, 200, 100, 300, 80, 20, 1 };
+    enum { N = 600 };
+    ga_bits x[N], y[N];
+    struct ga_truth t[N];
+    (void)state;
+
+    for (size_t c = 0; c < sizeof starts / sizeof *starts; c++) {
+        size_t n = lengths[c];
+        for (int rep = 0; rep < 20; rep++) {
+            struct ga_shape s;
+            struct direct_shape d;
+            for (size_t i = 0; i < n; i++) {
+                x[i] = (starts[c] + i) & 0xffff;
+                assert_int_equal(ga_truth_mpfr(GA_GELU, f, x[i], &t[i]), GA_TRUTH_OK);
+                y[i] = t[i].rounded;
+                if (ga_is_nan(f, y[i]))
+                    continue;
+                uint64_t r = next_random() % 64;
+                if (r < (uint64_t)rep)       /* more faults as rep grows */
+                    for (int k = 0; k < (int)(r % 3) + 1; k++)
+                        y[i] = r % 2 ? ga_next_up(f, y[i]) : ga_next_down(f, y[i]);
+                if (r == 63 && rep > 10)
+                    y[i] = ga_negate(f, y[i]);
+            }
+            ga_shape_init(&s, f, GA_GELU, true, false);
+            ga_shape_add_chunk(&s, x, y, t, n);
+            d = shape_directly(f, x, y, t, n);
+            for (int side = 0; side < 2; side++) {
+                assert_int_equal(s.side[side].pairs, d.pairs[side]);
+                assert_int_equal(s.side[side].violations, d.violations[side]);
+                if (d.violations[side])
+                    assert_int_equal(s.side[side].first.lo, d.first_lo[side]);
+            }
+            assert_int_equal(s.sign_errors, d.sign_errors);
+            if (s.minimum.has) {
+                assert_true(ga_decode(f, s.minimum.y) == ga_decode(f, d.min_y));
+                assert_true(ga_decode(f, s.minimum.x) == ga_decode(f, d.min_x));
+            }
+        }
+    }
+}
+
+/* The float32 odd identity in batches (ga_shape_add_odd's own path): pairs
+ * of finite values counted, breaks as the 3000-bit test finds them, the
+ * first break the least x; infinities and NaNs among the outputs. */
+static void test_odd_float32_batch(void **state)
+{
+    const struct ga_format *f = ga_format_get(GA_FLOAT32);
+    enum { M = 4096 };
+    static ga_bits x[M], y[M], y_neg[M];
+    static uint32_t at[M];
+    uint64_t pairs = 0, breaks = 0, ties = 0;  /* ties: exactly on the bound, not broken */
+    double first = INFINITY;
+    struct ga_shape s;
+    (void)state;
+
+    for (size_t k = 0; k < M; k++) {
+        double xv = ldexp((double)(next_random() % 1000000 + 1), (int)(next_random() % 300) - 170);
+        ga_bits p, q;
+        x[k] = ga_encode(f, xv);
+        xv = ga_decode(f, x[k]);
+        p = ga_encode(f, xv * 0.6);
+        q = ga_encode(f, ga_decode(f, p) - xv);
+        for (int i = (int)(next_random() % 9) - 4; i != 0; i += i > 0 ? -1 : 1)
+            q = i > 0 ? ga_next_up(f, q) : ga_next_down(f, q);
+        if (next_random() % 50 == 0)
+            q = next_random() % 2 ? 0x7f800000 : 0x7fc00000;
+        y[k] = p;
+        y_neg[k] = q;
+        at[k] = (uint32_t)k;
+        if (ga_is_nan(f, x[k]) || !isfinite(ga_decode(f, x[k])) || !isfinite(ga_decode(f, p))
+            || ga_is_nan(f, q) || !isfinite(ga_decode(f, q)))
+            continue;
+        pairs++;
+        ties += 2 * fabs(ga_decode(f, p) - ga_decode(f, q) - ga_decode(f, x[k]))
+                == ulp_here(f, ga_decode(f, p)) + ulp_here(f, ga_decode(f, q));
+        if (breaks_exactly(f, ga_decode(f, x[k]), ga_decode(f, p), ga_decode(f, q))) {
+            breaks++;
+            first = fmin(first, ga_decode(f, x[k]));
+        }
+    }
+    ga_shape_init(&s, f, GA_GELU, false, true);
+    ga_shape_add_odd(&s, x, y, at, y_neg, M);
+    assert_true(breaks > 0 && breaks < pairs);
+    printf("# float32 odd batch: %llu pairs, %llu broken, %llu on the bound\n",
+           (unsigned long long)pairs, (unsigned long long)breaks, (unsigned long long)ties);
+    assert_true(ties > 0);
+    assert_int_equal(s.odd_pairs, pairs);
+    assert_int_equal(s.odd_breaks, breaks);
+    assert_true(ga_decode(f, s.first_odd_break.x) == first);
+}
+
 int main(void)
 {
     const char *s = getenv("GELU_ACC_TEST_SEED");
@@ -361,10 +557,13 @@ int main(void)
         cmocka_unit_test(test_brackets),
         cmocka_unit_test(test_plants_reverse_neighbours),
         cmocka_unit_test(test_sweep_counts_plants),
+        cmocka_unit_test(test_odd_shared_across_references),
         cmocka_unit_test(test_random_domain_not_ordered),
         cmocka_unit_test(test_signs_apart),
         cmocka_unit_test(test_cut_and_join),
         cmocka_unit_test(test_odd_identity_exact),
+        cmocka_unit_test(test_random_outputs_counted),
+        cmocka_unit_test(test_odd_float32_batch),
     };
     if (s)
         seed = strtoull(s, NULL, 10) | 1;

@@ -139,64 +139,219 @@ static __attribute__((noinline, cold)) void sign_error(struct ga_shape *s, ga_bi
         s->first_sign_error = (struct ga_shape_point){ true, x, y };
 }
 
-/* The minima, the sign errors and the pairs of a chunk in one pass; inputs
- * are taken by key, the rare events (a new minimum, a violation, a pair
- * near x0) handed to the functions above.  Same figures as judging each
- * pair with judge() and offering each input with before_point(). */
-void ga_shape_add_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y,
-                        const struct ga_truth *t, size_t n)
+/* The input before the one walked: a number with a number as output (ok),
+ * its keys and its sign. */
+struct walk_prev {
+    bool ok;
+    int64_t kx, ky;
+    ga_bits sign;
+};
+
+/* Input i of the chunk, every case but the minima handled (the loop below
+ * hands it the inputs that may change more than a pair count): a sign
+ * error, a pair near x0 or a violation, a NaN. */
+static __attribute__((noinline)) void walk_input(struct ga_shape *s, const ga_bits *x,
+                                                 const ga_bits *y, const struct ga_truth *t,
+                                                 size_t i, struct walk_prev prev)
+{
+    const ga_bits sm = ga_sign_mask(s->format), nan_from = ga_nan_from(s->format);
+    const ga_bits xi = x[i], yi = y[i];
+    int64_t kx, ky;
+
+    if ((xi & ~sm) >= nan_from || (yi & ~sm) >= nan_from)
+        return;
+    kx = key_of(sm, xi);
+    ky = key_of(sm, yi);
+    if (kx != 0 && ky != 0 && (kx < 0) != (ky < 0))
+        sign_error(s, xi, yi);
+    if (s->monotone && prev.ok && kx != prev.kx && (xi & sm) == prev.sign) {
+        bool up = prev.kx < kx;
+        int64_t ka = up ? prev.kx : kx, kb = up ? kx : prev.kx;
+        int64_t kya = up ? prev.ky : ky, kyb = up ? ky : prev.ky;
+        bool left = kb <= s->key_left, right = ka >= s->key_right;
+        if ((!left && !right) || (left && kya < kyb) || (right && kya > kyb))
+            judge(s, x[i - 1], y[i - 1], t[i - 1].rounded, xi, yi, t[i].rounded);
+        else
+            s->side[left ? GA_SHAPE_LEFT : GA_SHAPE_RIGHT].pairs++;
+    }
+}
+
+/* The chunk's inputs whose output (truth: correctly rounded result) has key
+ * `least`, offered as the minimum.  before_point is a total order, so
+ * offering only the least keys gives the same minimum as offering all. */
+static void offer_least(ga_bits sign_mask, ga_bits nan_from, struct ga_shape_point *minimum,
+                        const ga_bits *x, const ga_bits *y, const struct ga_truth *t, size_t n,
+                        int64_t least)
+{
+    for (size_t i = 0; i < n; i++) {
+        ga_bits v = y ? y[i] : t[i].rounded;
+        if ((x[i] & ~sign_mask) < nan_from && (v & ~sign_mask) < nan_from
+            && key_of(sign_mask, v) == least && before_point(sign_mask, x[i], v, minimum))
+            *minimum = (struct ga_shape_point){ true, x[i], v };
+    }
+}
+
+/* Whether the chunk is plain: at least two inputs, every input and output
+ * a number, the inputs of one sign, their keys strictly increasing (up) or
+ * decreasing, and all of them left of x0's bracket or all right of it
+ * (*left says which).  The chunks of an ordered domain are, but for the few
+ * around 0, x0, the infinities and the NaNs. */
+static bool plain_chunk(const struct ga_shape *s, const ga_bits *x, const ga_bits *y, size_t n,
+                        bool *up, bool *left)
+{
+    const ga_bits sm = ga_sign_mask(s->format), nan_from = ga_nan_from(s->format);
+    int64_t first, last, k_prev;
+    ga_bits sign;
+    bool bad = false;
+
+    if (!s->monotone || n < 2)
+        return false;
+    first = key_of(sm, x[0]);
+    last = key_of(sm, x[n - 1]);
+    *up = first < last;
+    if (*up ? last <= s->key_left : first <= s->key_left)
+        *left = true;
+    else if (*up ? first >= s->key_right : last >= s->key_right)
+        *left = false;
+    else
+        return false;
+    sign = x[0] & sm;
+    bad = ((x[0] & ~sm) >= nan_from) | ((y[0] & ~sm) >= nan_from);
+    k_prev = first;
+    for (size_t i = 1; i < n; i++) {
+        const int64_t k = key_of(sm, x[i]);
+        bad |= ((x[i] & ~sm) >= nan_from) | ((y[i] & ~sm) >= nan_from) | ((x[i] & sm) != sign)
+               | (*up ? k <= k_prev : k >= k_prev);
+        k_prev = k;
+    }
+    return !bad;
+}
+
+/* Of a plain chunk: the pairs from the first, the rare ones (a violation,
+ * an output of the wrong sign) handed to judge() and sign_error(), and the
+ * least keys.  A violation is an output key that rises along the chunk
+ * (left of x0 going up, right of it going down), or that falls. */
+static inline __attribute__((always_inline)) uint64_t
+plain_pairs(struct ga_shape *s, const ga_bits *x, const ga_bits *y, const struct ga_truth *t,
+            size_t n, const bool against_rising, int64_t *least_y, int64_t *least_truth)
+{
+    const ga_bits sm = ga_sign_mask(s->format);
+    const bool negative = (x[0] & sm) != 0;
+    int64_t ky_prev = key_of(sm, y[0]), ly = *least_y, lt = *least_truth;
+    uint64_t pairs = 0;
+
+    for (size_t i = 1; i < n; i++) {
+        const int64_t ky = key_of(sm, y[i]), kr = key_of(sm, t[i].rounded);
+        const bool wrong_sign = ((x[i] & ~sm) != 0) & (ky != 0) & ((ky < 0) != negative);
+        const bool against = against_rising ? ky > ky_prev : ky < ky_prev;
+
+        lt = kr < lt ? kr : lt;
+        ly = ky < ly ? ky : ly;
+        if (__builtin_expect(wrong_sign | against, 0)) {
+            if (wrong_sign)
+                sign_error(s, x[i], y[i]);
+            if (against)
+                judge(s, x[i - 1], y[i - 1], t[i - 1].rounded, x[i], y[i], t[i].rounded);
+            else
+                pairs++;
+        } else {
+            pairs++;
+        }
+        ky_prev = ky;
+    }
+    *least_y = ly;
+    *least_truth = lt;
+    return pairs;
+}
+
+/* ga_shape_add_chunk on a plain chunk: its first input, then every pair,
+ * counted on the chunk's side. */
+static void add_plain_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y,
+                            const struct ga_truth *t, size_t n, bool up, bool left,
+                            int64_t *least_y, int64_t *least_truth)
+{
+    const ga_bits sm = ga_sign_mask(s->format);
+    const int64_t kx = key_of(sm, x[0]), ky = key_of(sm, y[0]);
+    uint64_t pairs;
+
+    if (kx != 0 && ky != 0 && (kx < 0) != (ky < 0))
+        sign_error(s, x[0], y[0]);
+    *least_y = ky;
+    *least_truth = key_of(sm, t[0].rounded);
+    if (left == up)
+        pairs = plain_pairs(s, x, y, t, n, true, least_y, least_truth);
+    else
+        pairs = plain_pairs(s, x, y, t, n, false, least_y, least_truth);
+    s->side[left ? GA_SHAPE_LEFT : GA_SHAPE_RIGHT].pairs += pairs;
+}
+
+/* ga_shape_add_chunk on any chunk.  Each input is judged without a branch:
+ * when it can change nothing but a pair count and the chunk's least keys
+ * (almost always) that is taken here; otherwise walk_input does what
+ * judging each pair with judge() would.  Of adjacent inputs a < b, left of
+ * x0 the pair goes against the truth's order when the outputs increase,
+ * right of it when they decrease: when the keys of x and of y move the same
+ * way, or the opposite way. */
+static void add_any_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y,
+                          const struct ga_truth *t, size_t n, int64_t *least_y,
+                          int64_t *least_truth)
 {
     const struct ga_format *f = s->format;
     const ga_bits sm = ga_sign_mask(f), nan_from = ga_nan_from(f);
     const int64_t key_left = s->key_left, key_right = s->key_right;
-    bool prev_ok = false;   /* the input before: a number with a number as output */
-    int64_t kx_prev = 0, ky_prev = 0;
-    ga_bits sign_prev = 0;
-    /* the minima's keys: an input above them cannot replace them */
-    int64_t min_key = s->minimum.has ? key_of(sm, s->minimum.y) : INT64_MAX;
-    int64_t truth_min_key = s->truth_minimum.has ? key_of(sm, s->truth_minimum.y) : INT64_MAX;
+    const bool monotone = s->monotone;
+    struct walk_prev prev = { .ok = false };
+    uint64_t left_pairs = 0, right_pairs = 0;
+    int64_t ly = INT64_MAX, lt = INT64_MAX;
 
     for (size_t i = 0; i < n; i++) {
         const ga_bits xi = x[i], yi = y[i];
-        int64_t kx, ky;
+        const int64_t kx = key_of(sm, xi), ky = key_of(sm, yi), kr = key_of(sm, t[i].rounded);
+        const bool x_ok = (xi & ~sm) < nan_from, ok = x_ok & ((yi & ~sm) < nan_from);
+        const bool pair = monotone & prev.ok & (kx != prev.kx) & ((xi & sm) == prev.sign);
+        const bool x_up = prev.kx < kx, y_up = prev.ky < ky, y_down = ky < prev.ky;
+        const int64_t ka = x_up ? prev.kx : kx, kb = x_up ? kx : prev.kx;
+        const bool left = kb <= key_left, right = ka >= key_right;
+        const bool same_way = x_up ? y_up : y_down, other_way = x_up ? y_down : y_up;
+        const bool against = (!left & !right) | (left & same_way) | (right & other_way);
+        const bool wrong_sign = (kx != 0) & (ky != 0) & ((kx < 0) != (ky < 0));
+        const bool rare = (ok ^ 1) | wrong_sign | (pair & against);
 
-        if ((xi & ~sm) >= nan_from) {
-            prev_ok = false;
-            continue;
+        lt = x_ok && kr < lt ? kr : lt;
+        ly = ok && ky < ly ? ky : ly;
+        if (__builtin_expect(rare, 0)) {
+            walk_input(s, x, y, t, i, prev);
+        } else {
+            left_pairs += pair & left;
+            right_pairs += pair & !left;
         }
-        kx = key_of(sm, xi);
-        if (key_of(sm, t[i].rounded) <= truth_min_key
-            && before_point(sm, xi, t[i].rounded, &s->truth_minimum)) {
-            s->truth_minimum = (struct ga_shape_point){ true, xi, t[i].rounded };
-            truth_min_key = key_of(sm, t[i].rounded);
-        }
-        if ((yi & ~sm) >= nan_from) {
-            prev_ok = false;
-            continue;
-        }
-        ky = key_of(sm, yi);
-        if (ky <= min_key && before_point(sm, xi, yi, &s->minimum)) {
-            s->minimum = (struct ga_shape_point){ true, xi, yi };
-            min_key = ky;
-        }
-        if (__builtin_expect(kx != 0 && ky != 0 && (kx < 0) != (ky < 0), 0))
-            sign_error(s, xi, yi);
-        if (s->monotone && prev_ok && kx != kx_prev && (xi & sm) == sign_prev) {
-            /* a < b: (ka, kya) and (kb, kyb); the usual case decided here */
-            bool up = kx_prev < kx;
-            int64_t ka = up ? kx_prev : kx, kb = up ? kx : kx_prev;
-            int64_t kya = up ? ky_prev : ky, kyb = up ? ky : ky_prev;
-            bool left = kb <= key_left, right = ka >= key_right;
-            if (__builtin_expect((!left && !right) || (left && kya < kyb) || (right && kya > kyb), 0))
-                judge(s, x[i - 1], y[i - 1], t[i - 1].rounded, xi, yi, t[i].rounded);
-            else
-                s->side[left ? GA_SHAPE_LEFT : GA_SHAPE_RIGHT].pairs++;
-        }
-        prev_ok = true;
-        kx_prev = kx;
-        ky_prev = ky;
-        sign_prev = xi & sm;
+        prev = (struct walk_prev){ ok, kx, ky, xi & sm };
     }
+    s->side[GA_SHAPE_LEFT].pairs += left_pairs;
+    s->side[GA_SHAPE_RIGHT].pairs += right_pairs;
+    *least_y = ly;
+    *least_truth = lt;
+}
+
+/* The minima, the sign errors and the pairs of a chunk: plain chunks by the
+ * shorter path.  The minima are then offered the chunk's inputs of least
+ * key, when that is not above theirs. */
+void ga_shape_add_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y,
+                        const struct ga_truth *t, size_t n)
+{
+    const ga_bits sm = ga_sign_mask(s->format), nan_from = ga_nan_from(s->format);
+    int64_t least_y, least_truth;
+    bool up, left;
+
+    if (plain_chunk(s, x, y, n, &up, &left))
+        add_plain_chunk(s, x, y, t, n, up, left, &least_y, &least_truth);
+    else
+        add_any_chunk(s, x, y, t, n, &least_y, &least_truth);
+    if (least_truth != INT64_MAX
+        && (!s->truth_minimum.has || least_truth <= key_of(sm, s->truth_minimum.y)))
+        offer_least(sm, nan_from, &s->truth_minimum, x, NULL, t, n, least_truth);
+    if (least_y != INT64_MAX && (!s->minimum.has || least_y <= key_of(sm, s->minimum.y)))
+        offer_least(sm, nan_from, &s->minimum, x, y, t, n, least_y);
 }
 
 struct ga_shape_edge ga_shape_edge_of(ga_bits x, ga_bits y, const struct ga_truth *t)
@@ -214,14 +369,15 @@ void ga_shape_join(struct ga_shape *s, const struct ga_shape_edge *before,
 size_t ga_shape_mirror(const struct ga_format *f, const ga_bits *x, size_t n, uint32_t *at,
                        ga_bits *neg)
 {
-    const ga_bits sm = ga_sign_mask(f);
+    const ga_bits sm = ga_sign_mask(f), nan_from = ga_nan_from(f);
     size_t m = 0;
 
-    for (size_t i = 0; i < n; i++)
-        if (!(x[i] & sm) && !ga_is_nan(f, x[i])) {
-            at[m] = (uint32_t)i;
-            neg[m++] = x[i] | sm;
-        }
+    /* written for every input, kept for the positive ones: no branch */
+    for (size_t i = 0; i < n; i++) {
+        at[m] = (uint32_t)i;
+        neg[m] = x[i] | sm;
+        m += x[i] < nan_from;  /* sign clear, not NaN */
+    }
     return m;
 }
 
@@ -297,51 +453,122 @@ static inline double ulp_of(const struct ga_format *f, double v)
     return v;
 }
 
+/* The test where the bound of ga_shape_odd_breaks does not decide: exact
+ * when both steps are, else by MPFR. */
+static __attribute__((noinline)) bool odd_breaks_near(double xd, double p, double q, double up,
+                                                      double uq)
+{
+    double ulps = up + uq;
+    double e1, e2, d = two_sum(p, -q, &e1), r = two_sum(d, -xd, &e2);
+    double r2 = 2 * fabs(r);
+
+    /* Both steps exact, and ulps a sum of two powers of 2 that did not round
+     * (Sterbenz: ulps - up is then exact): compare exactly.  Outputs that are
+     * both correctly rounded reach the bound exactly, in ties. */
+    if (isfinite(r2) && e1 == 0 && e2 == 0 && ulps - up == uq)
+        return r2 > ulps;
+    return odd_breaks_mpfr(xd, p, q, up, uq);
+}
+
 bool ga_shape_odd_breaks(const struct ga_format *f, ga_bits x, ga_bits y_pos, ga_bits y_neg)
 {
     double xd = value_of(f, x), p = value_of(f, y_pos), q = value_of(f, y_neg);
     double up = ulp_of(f, p), uq = ulp_of(f, q), ulps = up + uq;
-    double e1, e2, d = two_sum(p, -q, &e1), r = two_sum(d, -xd, &e2);
-    double r2 = 2 * fabs(r);
-
-    if (!isfinite(r2))
-        return odd_breaks_mpfr(xd, p, q, up, uq);
-    /* Both steps exact, and ulps a sum of two powers of 2 that did not round
-     * (Sterbenz: ulps - up is then exact): compare exactly.  Outputs that are
-     * both correctly rounded reach the bound exactly, in ties. */
-    if (e1 == 0 && e2 == 0 && ulps - up == uq)
-        return r2 > ulps;
-    /* Otherwise r is within 2^-52 (|p| + |q| + |x|) of the exact value (each
-     * step errs by 2^-53 of its result) and ulps within 2^-53 of its own:
-     * err bounds twice the first and the second, with a margin for its own
-     * rounding. */
+    double r2 = 2 * fabs((p - q) - xd);
+    /* r2 is within 2^-52 (|p| + |q| + |x|) of the exact value's double (each
+     * step errs by 2^-53 of its result, and a subnormal difference is exact)
+     * and ulps within 2^-53 of its own: err bounds twice the first and the
+     * second, with a margin for its own rounding.  Most pairs are decided
+     * here, without a branch on whether the steps were exact. */
     double err = 0x1p-49 * (fabs(p) + fabs(q) + fabs(xd)) + 0x1p-52 * ulps;
-    if (r2 > ulps + err)
-        return true;
-    if (r2 < ulps - err)
-        return false;
-    return odd_breaks_mpfr(xd, p, q, up, uq);
+
+    if (isfinite(r2)) {
+        if (r2 > ulps + err)
+            return true;
+        if (r2 < ulps - err)
+            return false;
+    }
+    return odd_breaks_near(xd, p, q, up, uq);
+}
+
+static void odd_break(struct ga_shape *s, ga_bits xp, ga_bits yp, ga_bits yn)
+{
+    s->odd_breaks++;
+    if (before_input(ga_sign_mask(s->format), xp, &s->first_odd_break)) {
+        s->first_odd_break = (struct ga_shape_point){ true, xp, yp };
+        s->first_odd_break_neg = yn;
+    }
+}
+
+/* A float32 encoding's value, and its ulp from the exponent field (the
+ * subnormal ulp 2^-149 for fields 0 and 1). */
+static inline double float32_value(ga_bits e)
+{
+    uint32_t b = (uint32_t)e;
+    float v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+static inline double float32_ulp(ga_bits e)
+{
+    uint64_t field = (e >> 23) & 0xff, bits = ((field > 0 ? field : 1) + 1023 - 150) << 52;
+    double u;
+    memcpy(&u, &bits, sizeof u);
+    return u;
+}
+
+/* ga_shape_add_odd for float32, where the usual pair is decided by the
+ * bound of ga_shape_odd_breaks without a branch (its sums of float32 values
+ * cannot overflow a double). */
+static void add_odd_float32(struct ga_shape *s, const ga_bits *x, const ga_bits *y,
+                            const uint32_t *at, const ga_bits *y_neg, size_t m)
+{
+    const ga_bits finite_end = 0x7f800000;
+    uint64_t pairs = 0;
+
+    for (size_t k = 0; k < m; k++) {
+        const ga_bits xp = x[at[k]], yp = y[at[k]], yn = y_neg[k];
+        const bool finite = ((xp & 0x7fffffff) < finite_end) & ((yp & 0x7fffffff) < finite_end)
+                            & ((yn & 0x7fffffff) < finite_end);
+        const double xd = float32_value(xp), p = float32_value(yp), q = float32_value(yn);
+        const double up = float32_ulp(yp), uq = float32_ulp(yn), ulps = up + uq;
+        const double r2 = 2 * fabs((p - q) - xd);
+        const double err = 0x1p-49 * (fabs(p) + fabs(q) + fabs(xd)) + 0x1p-52 * ulps;
+
+        pairs += finite;
+        if (__builtin_expect(finite & !(r2 < ulps - err), 0)
+            && (r2 > ulps + err || odd_breaks_near(xd, p, q, up, uq)))
+            odd_break(s, xp, yp, yn);
+    }
+    s->odd_pairs += pairs;
 }
 
 void ga_shape_add_odd(struct ga_shape *s, const ga_bits *x, const ga_bits *y, const uint32_t *at,
                       const ga_bits *y_neg, size_t m)
 {
     const struct ga_format *f = s->format;
-    const ga_bits sm = ga_sign_mask(f);
 
+    if (f->id == GA_FLOAT32) {
+        add_odd_float32(s, x, y, at, y_neg, m);
+        return;
+    }
     for (size_t k = 0; k < m; k++) {
         ga_bits xp = x[at[k]], yp = y[at[k]], yn = y_neg[k];
         if (!is_finite(f, xp) || !is_finite(f, yp) || !is_finite(f, yn))
             continue;
         s->odd_pairs++;
-        if (!ga_shape_odd_breaks(f, xp, yp, yn))
-            continue;
-        s->odd_breaks++;
-        if (before_input(sm, xp, &s->first_odd_break)) {
-            s->first_odd_break = (struct ga_shape_point){ true, xp, yp };
-            s->first_odd_break_neg = yn;
-        }
+        if (ga_shape_odd_breaks(f, xp, yp, yn))
+            odd_break(s, xp, yp, yn);
     }
+}
+
+void ga_shape_copy_odd(struct ga_shape *into, const struct ga_shape *from)
+{
+    into->odd_pairs = from->odd_pairs;
+    into->odd_breaks = from->odd_breaks;
+    into->first_odd_break = from->first_odd_break;
+    into->first_odd_break_neg = from->first_odd_break_neg;
 }
 
 static void merge_side(struct ga_shape_side *a, const struct ga_shape_side *b, ga_bits sign_mask)

@@ -104,6 +104,10 @@ void ga_shape_add_odd(struct ga_shape *s, const ga_bits *x, const ga_bits *y, co
  * (finite values of f). */
 bool ga_shape_odd_breaks(const struct ga_format *f, ga_bits x, ga_bits y_pos, ga_bits y_neg);
 
+/* into's odd identity := from's, for a measurement of the same kernel's
+ * outputs against another reference (the identity does not depend on it). */
+void ga_shape_copy_odd(struct ga_shape *into, const struct ga_shape *from);
+
 /* into += from, from's inputs disjoint from into's.  When from's head
  * follows into's tail in domain order (or into's head follows from's tail)
  * the pair between them is judged.  -1 when they differ in format,

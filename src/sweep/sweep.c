@@ -245,9 +245,20 @@ static void chunk_outputs(struct sweep_ctx *s, struct thread_state *t, size_t j,
     }
 }
 
+/* Whether measurement j's odd identity is copied from the measurement whose
+ * outputs it takes (ga_shape_copy_odd when the sweep ends). */
+static bool shares_odd(const struct sweep_ctx *s, size_t j)
+{
+    return s->runs_as[j] != j && !s->cap && s->m[j].shape && s->m[j].shape->odd
+           && s->m[s->runs_as[j]].shape && s->m[s->runs_as[j]].shape->odd;
+}
+
 /* The chunk's shape: its own pairs, and the odd identity from the kernel run
  * again on -x for its x >= +0 (not for graded outputs, nor when that run
- * fails: those inputs go unmeasured), with its group when it has one. */
+ * fails: those inputs go unmeasured), with its group when it has one.  A
+ * measurement that takes another's outputs (runs_as) leaves the identity to
+ * it and copies it at the end, unless a failure cap decides chunk by chunk
+ * per measurement. */
 static void chunk_shape(struct sweep_ctx *s, struct thread_state *t, size_t j, size_t n,
                         size_t in_group)
 {
@@ -260,6 +271,8 @@ static void chunk_shape(struct sweep_ctx *s, struct thread_state *t, size_t j, s
     size_t k;
 
     ga_shape_add_chunk(shape, t->buf->inputs, t->out[j].outputs, t->buf->truth[m->reference], n);
+    if (shares_odd(s, j))
+        return;
     if (shape->odd && o) {
         if (o->mirror_status[in_group] == 0)
             ga_shape_add_odd(shape, t->buf->inputs, t->out[j].outputs, g->at[in_group],
@@ -627,9 +640,12 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
         }
         thread_state_free(&t, count);
     }
-    for (size_t j = 0; j < count; j++)
+    for (size_t j = 0; j < count; j++) {
         if (s.ledger[j])
             ga_shape_ledger_finish(s.ledger[j], m[j].shape, first, end, d->size);
+        if (shares_odd(&s, j))
+            ga_shape_copy_odd(m[j].shape, m[s.runs_as[j]].shape);
+    }
     free_ledgers(&s);
     ga_failure_cap_free(s.cap);
     free(s.runs_as);
