@@ -200,7 +200,7 @@ static bool plain_chunk(const struct ga_shape *s, const ga_bits *x, const ga_bit
                         bool *up, bool *left)
 {
     const ga_bits sm = ga_sign_mask(s->format), nan_from = ga_nan_from(s->format);
-    int64_t first, last, k_prev;
+    int64_t first, last;
     ga_bits sign;
     bool bad = false;
 
@@ -217,13 +217,15 @@ static bool plain_chunk(const struct ga_shape *s, const ga_bits *x, const ga_bit
         return false;
     sign = x[0] & sm;
     bad = ((x[0] & ~sm) >= nan_from) | ((y[0] & ~sm) >= nan_from);
-    k_prev = first;
-    for (size_t i = 1; i < n; i++) {
-        const int64_t k = key_of(sm, x[i]);
-        bad |= ((x[i] & ~sm) >= nan_from) | ((y[i] & ~sm) >= nan_from) | ((x[i] & sm) != sign)
-               | (*up ? k <= k_prev : k >= k_prev);
-        k_prev = k;
-    }
+    /* of one sign, the keys' order is the magnitudes' */
+    if (*up != !sign)
+        for (size_t i = 1; i < n; i++)
+            bad |= ((x[i] & ~sm) >= nan_from) | ((y[i] & ~sm) >= nan_from) | ((x[i] & sm) != sign)
+                   | ((x[i] & ~sm) >= (x[i - 1] & ~sm));
+    else
+        for (size_t i = 1; i < n; i++)
+            bad |= ((x[i] & ~sm) >= nan_from) | ((y[i] & ~sm) >= nan_from) | ((x[i] & sm) != sign)
+                   | ((x[i] & ~sm) <= (x[i - 1] & ~sm));
     return !bad;
 }
 
