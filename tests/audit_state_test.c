@@ -235,6 +235,14 @@ static void report_partial_file(void **state)
     assert_memory_equal(again, data, size);
     free(again);
     ga_report_partial_free(&back);
+    /* a shard count no --shard accepts (N <= 2^20) is refused, and said */
+    rp.shards = GA_SHARD_MAX + 1;
+    assert_int_equal(ga_report_partial_encode(&rp, &again, &again_size, &err), GA_IO_OK);
+    assert_int_not_equal(ga_report_partial_decode(again, again_size, &back, &err), GA_IO_OK);
+    assert_non_null(strstr(err.message, "N <= 2^20"));
+    free(again);
+    ga_report_partial_free(&back);
+    rp.shards = 5;
     for (size_t n = 0; n < size; n += 97) {
         assert_int_not_equal(ga_report_partial_decode(data, n, &back, &err), GA_IO_OK);
         ga_report_partial_free(&back);

@@ -8,6 +8,7 @@
 
 #include "io/bytes.h"
 #include "io/whole_file.h"
+#include "sweep/shard.h"
 #include "sweep/state_header.h"
 
 #define MAGIC "gelu-acc report "  /* 16 bytes, no NUL */
@@ -285,7 +286,8 @@ enum ga_io_status ga_report_partial_decode(const unsigned char *data, size_t siz
     ga_header_get_oracle(&r, name, sizeof name, &rp->oracle, "an unknown oracle");
     rp->shard = ga_bytes_get_u32(&r);
     rp->shards = ga_bytes_get_u32(&r);
-    ga_bytes_need(&r, rp->shard >= 1 && rp->shard <= rp->shards, "a shard outside 1 <= K <= N");
+    ga_bytes_need(&r, rp->shard >= 1 && rp->shard <= rp->shards && rp->shards <= GA_SHARD_MAX,
+                  "a shard outside 1 <= K <= N <= 2^20");
     nformats = ga_bytes_get_u32(&r);
     ga_bytes_need(&r, nformats >= 1 && nformats <= GA_FORMAT_COUNT, "a format count out of range");
     for (uint32_t i = 0; i < nformats && !r.failure; i++) {
