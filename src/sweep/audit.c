@@ -173,6 +173,7 @@ static int audit_slice(struct ga_audit *a, const struct ga_domain *d, int thread
         }
         free(fast);
         free(found);
+        ga_truth_thread_done();
     }
     if (status == 0) {
         a->inputs += ga_sweep_chunk_inputs(d->size, a->next, end);

@@ -47,9 +47,13 @@ struct ga_grad_value *ga_backward_grad_table(enum ga_function fn, const struct g
 
     if (table == NULL)
         return NULL;
-    #pragma omp parallel for schedule(dynamic, 256) reduction(|:failed)
-    for (size_t i = 0; i < n; i++)
-        failed |= ga_grad_value(fn, ga_decode(f, (ga_bits)i), &table[i]) != GA_TRUTH_OK;
+    #pragma omp parallel reduction(|:failed)
+    {
+        #pragma omp for schedule(dynamic, 256)
+        for (size_t i = 0; i < n; i++)
+            failed |= ga_grad_value(fn, ga_decode(f, (ga_bits)i), &table[i]) != GA_TRUTH_OK;
+        ga_truth_thread_done();
+    }
     if (failed) {
         free(table);
         return NULL;
@@ -206,6 +210,7 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
         free(heat);
         free(x);
         ga_backward_memo_free(&memo);
+        ga_truth_thread_done();
     }
     ga_backward_stats_init(out);
     for (size_t k = 0; k < chunks && !failed; k++)

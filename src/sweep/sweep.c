@@ -5,7 +5,6 @@
 #include "sweep/failure_cap.h"
 #include "truth/fast.h"
 
-#include <mpfr.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -640,10 +639,7 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                 ga_shape_merge(m[j].shape, t.shape[j]);
         }
         thread_state_free(&t, count);
-        /* MPFR's caches are per thread, and the OpenMP runtime may end this
-         * thread before the process does (a later sweep with fewer
-         * threads): their memory would be lost */
-        mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
+        ga_truth_thread_done();
     }
     for (size_t j = 0; j < count; j++) {
         if (s.ledger[j])

@@ -4,6 +4,8 @@
 #include "truth/fast.h"
 #include "truth/gelu_oracles.h"
 
+#include <mpfr.h>
+
 int ga_truth_mpfr(enum ga_function fn, const struct ga_format *f, ga_bits x,
                   struct ga_truth *out)
 {
@@ -22,3 +24,8 @@ int ga_truth(enum ga_oracle oracle, enum ga_function fn, const struct ga_format 
     return oracle == GA_ORACLE_FAST && ga_function_is_forward(fn) ? ga_truth_fast(fn, f, x, out) : ga_truth_mpfr(fn, f, x, out);
 }
 
+
+void ga_truth_thread_done(void)
+{
+    mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
+}

@@ -76,6 +76,12 @@ int ga_truth_cast(const struct ga_format *in, ga_bits x, const struct ga_format 
 int ga_truth(enum ga_oracle oracle, enum ga_function fn, const struct ga_format *f,
              ga_bits x, struct ga_truth *out);
 
+/* To be called by a thread that computed truths, before it ends (the end
+ * of an OpenMP parallel region): MPFR's caches are per thread, and the
+ * OpenMP runtime may end the thread before the process ends (a later region
+ * with fewer threads), losing their memory. */
+void ga_truth_thread_done(void);
+
 /* The precision cap of the Ziv loop, in bits. */
 #define GA_ZIV_MAX_PRECISION 4096
 
