@@ -139,20 +139,13 @@ static __attribute__((noinline, cold)) void sign_error(struct ga_shape *s, ga_bi
         s->first_sign_error = (struct ga_shape_point){ true, x, y };
 }
 
-/* The input before the one walked: a number with a number as output (ok),
- * its keys and its sign. */
-struct walk_prev {
-    bool ok;
-    int64_t kx, ky;
-    ga_bits sign;
-};
-
 /* Input i of the chunk, every case but the minima handled (the loop below
  * hands it the inputs that may change more than a pair count): a sign
- * error, a pair near x0 or a violation, a NaN. */
+ * error, a pair near x0 or a violation, a NaN; the pair with the input
+ * before it (when both are numbers with numbers as outputs) judged. */
 static __attribute__((noinline)) void walk_input(struct ga_shape *s, const ga_bits *x,
                                                  const ga_bits *y, const struct ga_truth *t,
-                                                 size_t i, struct walk_prev prev)
+                                                 size_t i, bool prev_ok)
 {
     const ga_bits sm = ga_sign_mask(s->format), nan_from = ga_nan_from(s->format);
     const ga_bits xi = x[i], yi = y[i];
@@ -164,16 +157,8 @@ static __attribute__((noinline)) void walk_input(struct ga_shape *s, const ga_bi
     ky = key_of(sm, yi);
     if (kx != 0 && ky != 0 && (kx < 0) != (ky < 0))
         sign_error(s, xi, yi);
-    if (s->monotone && prev.ok && kx != prev.kx && (xi & sm) == prev.sign) {
-        bool up = prev.kx < kx;
-        int64_t ka = up ? prev.kx : kx, kb = up ? kx : prev.kx;
-        int64_t kya = up ? prev.ky : ky, kyb = up ? ky : prev.ky;
-        bool left = kb <= s->key_left, right = ka >= s->key_right;
-        if ((!left && !right) || (left && kya < kyb) || (right && kya > kyb))
-            judge(s, x[i - 1], y[i - 1], t[i - 1].rounded, xi, yi, t[i].rounded);
-        else
-            s->side[left ? GA_SHAPE_LEFT : GA_SHAPE_RIGHT].pairs++;
-    }
+    if (s->monotone && prev_ok)
+        judge(s, x[i - 1], y[i - 1], t[i - 1].rounded, xi, yi, t[i].rounded);
 }
 
 /* The chunk's inputs whose output (truth: correctly rounded result) has key
@@ -287,6 +272,14 @@ static void add_plain_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits 
     s->side[left ? GA_SHAPE_LEFT : GA_SHAPE_RIGHT].pairs += pairs;
 }
 
+/* The input before the one judged: a number with a number as output (ok),
+ * its keys and its sign. */
+struct walk_prev {
+    bool ok;
+    int64_t kx, ky;
+    ga_bits sign;
+};
+
 /* ga_shape_add_chunk on any chunk.  Each input is judged without a branch:
  * when it can change nothing but a pair count and the chunk's least keys
  * (almost always) that is taken here; otherwise walk_input does what
@@ -322,7 +315,7 @@ static void add_any_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y
         lt = x_ok && kr < lt ? kr : lt;
         ly = ok && ky < ly ? ky : ly;
         if (__builtin_expect(rare, 0)) {
-            walk_input(s, x, y, t, i, prev);
+            walk_input(s, x, y, t, i, prev.ok);
         } else {
             left_pairs += pair & left;
             right_pairs += pair & !left;
@@ -472,22 +465,35 @@ static __attribute__((noinline)) bool odd_breaks_near(double xd, double p, doubl
     return odd_breaks_mpfr(xd, p, q, up, uq);
 }
 
+/* The test 2 |p - q - x| > up + uq in doubles: r2 and ulps, and err, a
+ * bound on how far r2 - ulps may be from its exact value.  r2 is within
+ * 2^-52 (|p| + |q| + |x|) of the exact value's double (each step errs by
+ * 2^-53 of its result, and a subnormal difference is exact) and ulps within
+ * 2^-53 of its own: err bounds twice the first and the second, with a margin
+ * for its own rounding.  Most pairs are decided by it, without a branch on
+ * whether the steps were exact. */
+struct odd_bound {
+    double r2, ulps, err;
+};
+
+static inline struct odd_bound odd_bound_of(double xd, double p, double q, double up, double uq)
+{
+    double ulps = up + uq;
+
+    return (struct odd_bound){ .r2 = 2 * fabs((p - q) - xd), .ulps = ulps,
+                               .err = 0x1p-49 * (fabs(p) + fabs(q) + fabs(xd)) + 0x1p-52 * ulps };
+}
+
 bool ga_shape_odd_breaks(const struct ga_format *f, ga_bits x, ga_bits y_pos, ga_bits y_neg)
 {
     double xd = value_of(f, x), p = value_of(f, y_pos), q = value_of(f, y_neg);
-    double up = ulp_of(f, p), uq = ulp_of(f, q), ulps = up + uq;
-    double r2 = 2 * fabs((p - q) - xd);
-    /* r2 is within 2^-52 (|p| + |q| + |x|) of the exact value's double (each
-     * step errs by 2^-53 of its result, and a subnormal difference is exact)
-     * and ulps within 2^-53 of its own: err bounds twice the first and the
-     * second, with a margin for its own rounding.  Most pairs are decided
-     * here, without a branch on whether the steps were exact. */
-    double err = 0x1p-49 * (fabs(p) + fabs(q) + fabs(xd)) + 0x1p-52 * ulps;
+    double up = ulp_of(f, p), uq = ulp_of(f, q);
+    struct odd_bound b = odd_bound_of(xd, p, q, up, uq);
 
-    if (isfinite(r2)) {
-        if (r2 > ulps + err)
+    if (isfinite(b.r2)) {
+        if (b.r2 > b.ulps + b.err)
             return true;
-        if (r2 < ulps - err)
+        if (b.r2 < b.ulps - b.err)
             return false;
     }
     return odd_breaks_near(xd, p, q, up, uq);
@@ -534,13 +540,12 @@ static void add_odd_float32(struct ga_shape *s, const ga_bits *x, const ga_bits 
         const bool finite = ((xp & 0x7fffffff) < finite_end) & ((yp & 0x7fffffff) < finite_end)
                             & ((yn & 0x7fffffff) < finite_end);
         const double xd = float32_value(xp), p = float32_value(yp), q = float32_value(yn);
-        const double up = float32_ulp(yp), uq = float32_ulp(yn), ulps = up + uq;
-        const double r2 = 2 * fabs((p - q) - xd);
-        const double err = 0x1p-49 * (fabs(p) + fabs(q) + fabs(xd)) + 0x1p-52 * ulps;
+        const double up = float32_ulp(yp), uq = float32_ulp(yn);
+        const struct odd_bound b = odd_bound_of(xd, p, q, up, uq);
 
         pairs += finite;
-        if (__builtin_expect(finite & !(r2 < ulps - err), 0)
-            && (r2 > ulps + err || odd_breaks_near(xd, p, q, up, uq)))
+        if (__builtin_expect(finite & !(b.r2 < b.ulps - b.err), 0)
+            && (b.r2 > b.ulps + b.err || odd_breaks_near(xd, p, q, up, uq)))
             odd_break(s, xp, yp, yn);
     }
     s->odd_pairs += pairs;
