@@ -27,9 +27,13 @@ fi
 check "reports/index.html exists" test -f "$reports/index.html"
 for md in "$reports"/*.md; do
     name=$(basename "$md" .md)
-    # the audit's pages are Markdown only (gelu-acc audit --out), linked
-    # from the README rather than from the report's index
-    case $name in README | audit-*) continue ;; esac
+    # the audit's pages are Markdown only (gelu-acc audit --out)
+    case $name in
+    README) continue ;;
+    audit-*)
+        check "index.html links $name.md" grep -q "href=\"$name.md\"" "$reports/index.html"
+        continue ;;
+    esac
     check "reports/$name.html exists beside $name.md" test -f "$reports/$name.html"
     check "index.html links $name.html" grep -q "href=\"$name.html\"" "$reports/index.html"
 done

@@ -156,6 +156,12 @@ for f, bits in [('float8_e4m3fn', 8), ('float8_e5m2', 8), ('float6_e2m3', 6), ('
 check "the index lists the 16-bit pages and the small ones, in order" \
     bash -c "grep -o 'href=\"[a-z0-9_]*\.html\"' '$tmp/small/index.html' | uniq | tr '\n' ' ' |
              grep -q 'facts.html\" href=\"float8_e4m3fn.html\" href=\"float8_e5m2.html\" href=\"float6_e2m3.html\" href=\"float6_e3m2.html\" href=\"float4_e2m1.html\"'"
+# The audits' pages, where the report's directory has them, are linked.
+check "the index links the audit pages it finds, and no other" \
+    bash -c "printf '# audit\\n' > '$tmp/small/audit-float32-gelu_tanh.md' &&
+             '$GELU_ACC' report --formats float4_e2m1 --out '$tmp/small' &&
+             grep -q 'href=\"audit-float32-gelu_tanh.md\"' '$tmp/small/index.html' &&
+             ! grep -q 'href=\"audit-float32-gelu.md\"' '$tmp/small/index.html'"
 # --formats all (make report) is the default list and float64: the index of
 # a small run of it lists what the committed one does.
 check "--formats all writes every format's page" \

@@ -641,6 +641,31 @@ static const char guide[] =
     "0.5 ulp is correctly rounded, 1 ulp faithful. The grey strip under the plot holds errors "
     "of 0, the one over it errors above 1e8 ulp, infinite outputs and NaN.</p>\n";
 
+/* The audits of the fast oracle (scripts/audit.sh writes their pages into
+ * reports/), where they are: a line naming the functions audited. */
+static void audit_links(FILE *out, const char *dir)
+{
+    static const char *const functions[] = { "gelu", "gelu_tanh" };
+    char page[64];
+    bool any = false;
+
+    for (size_t i = 0; i < sizeof functions / sizeof *functions; i++) {
+        snprintf(page, sizeof page, "audit-float32-%s.md", functions[i]);
+        if (!exists(dir, page))
+            continue;
+        fputs(any ? ", " : "<p class=\"nav\">The fast oracle audited against MPFR alone on "
+                           "every float32 input: ", out);
+        fputs("<a href=\"", out);
+        put(out, page);
+        fputs("\">", out);
+        put(out, functions[i]);
+        fputs("</a>", out);
+        any = true;
+    }
+    if (any)
+        fputs("</p>\n", out);
+}
+
 static int write_index(FILE *out, const void *ctx)
 {
     const struct index *ix = ctx;
@@ -653,6 +678,7 @@ static int write_index(FILE *out, const void *ctx)
         fputs("<p class=\"nav\"><a href=\"facts.html\">Facts about GELU, checked</a> "
               "(the minimum, the approximations' largest gaps, where each format rounds to "
               "&minus;0), computed with MPFR</p>\n", out);
+    audit_links(out, ix->dir);
     fputs("<nav class=\"toc\">\n<ol>\n", out);
     for (size_t i = 0; i < ix->n; i++) {
         fputs("<li><a href=\"#", out);
