@@ -187,8 +187,9 @@ static void audit_file(void **state)
     ga_domain_free(&d);
 }
 
-/* A report partial of one bfloat16 measurement with its profile reads back
- * into the same bytes; cut or flipped, it is refused. */
+/* A report partial of one bfloat16 measurement with its profile and the
+ * backward options reads back into the same bytes; cut or flipped, it is
+ * refused. */
 static void report_partial_file(void **state)
 {
     struct ga_domain d;
@@ -209,6 +210,8 @@ static void report_partial_file(void **state)
     strcpy(rp.program, "t");
     strcpy(rp.formats, "bfloat16");
     strcpy(rp.float32_domain, "stride:4096");
+    strcpy(rp.backward_domain[0], "pairs:all");
+    strcpy(rp.backward_domain[2], "stride:256");
     /* shard 2 of 5 of 16 chunks: chunks 3 to 5 */
     assert_int_equal(ga_report_partial_add_format(&rp, d.format, 1), 0);
     assert_int_equal(ga_partial_identity_init(&id, "t", d.format, "tanh", &m, &d,
@@ -226,6 +229,10 @@ static void report_partial_file(void **state)
     assert_int_equal(ga_report_partial_encode(&rp, &data, &size, &err), GA_IO_OK);
     assert_true(ga_report_partial_is(data, size));
     assert_int_equal(ga_report_partial_decode(data, size, &back, &err), GA_IO_OK);
+    assert_false(back.no_backward);
+    assert_string_equal(back.backward_domain[0], "pairs:all");
+    assert_string_equal(back.backward_domain[1], "");
+    assert_string_equal(back.backward_domain[2], "stride:256");
     assert_non_null(back.format[0].profiles[0]);
     assert_memory_equal(back.format[0].profiles[0]->bin_count,
                         rp.format[0].profiles[0]->bin_count,

@@ -54,7 +54,9 @@ report_ranks() {
 }
 for n in 2 3; do
     check "report of bfloat16, float16, float32 stride:65536 over $n ranks = one process" \
-        report_ranks "$n" --formats bfloat16,float16,float32 --float32-domain stride:65536
+        report_ranks "$n" --formats bfloat16,float16,float32 --float32-domain stride:65536 \
+        --bfloat16-backward-domain pairs:random:1048576:1 \
+        --float16-backward-domain pairs:random:65536:1 --float32-backward-domain stride:1048576
 done
 
 # --partial under mpirun: rank 0 writes the merged partial, shard 1/1, which

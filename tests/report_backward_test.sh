@@ -103,10 +103,12 @@ check "a bad backward domain is refused, the option named" \
 check "pairs:all is refused for float32" \
     refused "--float32-backward-domain" "$GELU_ACC" report --out "$tmp/x2" --formats float32 \
     --float32-domain stride:1048576 --float32-backward-domain pairs:all
-check "the backward options are refused with --partial" \
-    refused "cannot be given to a shard" "$GELU_ACC" report --formats bfloat16 --shard 1/2 \
-    --partial "$tmp/p" --bfloat16-backward-domain $bf
-check "--no-backward is refused with --partial" \
-    refused "cannot be given to a shard" "$GELU_ACC" report --formats bfloat16 --partial "$tmp/p" \
-    --no-backward
+# A shard records the backward options; the merge measures the sections with them.
+no_backward_shard() {
+    "$GELU_ACC" report --formats bfloat16 --partial "$tmp/p" --no-backward &&
+    "$GELU_ACC" merge --out "$tmp/merged" "$tmp/p" > /dev/null &&
+    test -s "$tmp/merged/bfloat16.md" -a ! -e "$tmp/merged/bfloat16-backward.json" &&
+    ! grep -q '^## Backward' "$tmp/merged/bfloat16.md"
+}
+check "--no-backward in a shard: the merged pages have no backward section" no_backward_shard
 finish

@@ -6,7 +6,11 @@
 # are not one report are refused.
 . "${top_srcdir:-.}/tests/tap.sh"
 
-args=(--formats bfloat16,float16,float32 --float32-domain stride:65536)
+# The backward sections on small samples (bfloat16's large enough for the
+# tabled path of 2^20 pairs and more, float16's per pair).
+backward=(--bfloat16-backward-domain pairs:random:1048576:1
+          --float16-backward-domain pairs:random:65536:1 --float32-backward-domain stride:1048576)
+args=(--formats bfloat16,float16,float32 --float32-domain stride:65536 "${backward[@]}")
 "$GELU_ACC" report --out "$tmp/one" "${args[@]}" > /dev/null 2>&1
 
 # sharded N: N shards (in reverse order) merged = the one-process directory
@@ -35,11 +39,20 @@ check "a shard given twice is refused" \
     refused "a shard given twice" "$GELU_ACC" merge --out "$tmp/x2" "$tmp/r1" "$tmp/r1" "$tmp/r3"
 other() {
     "$GELU_ACC" report --formats bfloat16,float16,float32 --float32-domain stride:131072 \
-        --shard 2/3 --partial "$tmp/other" &&
+        "${backward[@]}" --shard 2/3 --partial "$tmp/other" &&
     refused "not a shard of the same report" "$GELU_ACC" merge --out "$tmp/x3" "$tmp/r1" \
         "$tmp/other" "$tmp/r3"
 }
 check "a shard of another report (float32 domain) is refused" other
+other_backward() {
+    "$GELU_ACC" report "${args[@]}" --float32-backward-domain stride:65536 --shard 2/3 \
+        --partial "$tmp/other_backward" &&
+    refused "not a shard of the same report" "$GELU_ACC" merge --out "$tmp/x7" "$tmp/r1" \
+        "$tmp/other_backward" "$tmp/r3"
+}
+check "a shard with other backward options is refused" other_backward
+check "a shard's backward options reach the merged pages" \
+    grep -q 'stride:1048576' "$tmp/merged3/float32-backward.json"
 check "a sweep's partial is not a report's" \
     refused "not a report partial file" "$GELU_ACC" merge --out "$tmp/x4" "$tmp/one/float32.md"
 check "--real-outputs cannot be sharded" \

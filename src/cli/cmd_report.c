@@ -73,10 +73,9 @@ static const char help[] =
     "writes its state (statistics and plot data) to FILE instead of pages;\n"
     "'gelu-acc merge --out DIR' of the N files writes what one report writes,\n"
     "byte for byte.  Under mpirun (a gelu-acc built with MPI) the ranks are the\n"
-    "shards and rank 0 writes DIR.  --real-outputs is not sharded.  The backward\n"
-    "sections are measured when the shards are merged, on their default domains\n"
-    "(the backward options are refused with --partial; under mpirun rank 0 uses\n"
-    "them).\n";
+    "shards and rank 0 writes DIR.  --real-outputs is not sharded, nor are the\n"
+    "backward sections: the merge measures them (rank 0 under mpirun), with the\n"
+    "backward options the shards were given, which their files record.\n";
 
 /* What each format is measured on: every encoding where there are few
  * enough, else the domain given for its width. */
@@ -832,17 +831,24 @@ static int merge_shares(struct ga_report_partial *parts, size_t n, char *const *
     return GA_EXIT_USAGE;
 }
 
-/* The pages of merged shards, as one 'report' run writes them. */
-static int write_merged(struct ga_report_partial *all, const char *dir, bool force,
-                        const struct ga_backward_domains *bw)
+/* The pages of merged shards, as one 'report' run writes them (the backward
+ * sections measured here, on the shards' backward options). */
+static int write_merged(struct ga_report_partial *all, const char *dir, bool force)
 {
     struct ga_sweep_options so = { .oracle = all->oracle };
     struct report_share share = { .shard = 1, .shards = 1, .merged = all };
+    const char *const *domain = (const char *const[]){ all->backward_domain[0],
+                                                        all->backward_domain[1],
+                                                        all->backward_domain[2] };
+    struct ga_backward_domains bw = { .none = all->no_backward,
+                                      .bfloat16 = domain[0][0] ? domain[0] : NULL,
+                                      .float16 = domain[1][0] ? domain[1] : NULL,
+                                      .float32 = domain[2][0] ? domain[2] : NULL };
 
     return report_all(dir, all->formats, all->float32_domain,
                       all->real_float32_domain[0] ? all->real_float32_domain : NULL,
                       GA_REPORT_FLOAT64_DOMAIN /* never used: shards refuse float64 */, NULL, 0,
-                      &so, force, &share, bw);
+                      &so, force, &share, &bw);
 }
 
 int ga_cli_report_merge(char **names, size_t n, const char *dir, bool force)
@@ -862,10 +868,8 @@ int ga_cli_report_merge(char **names, size_t n, const char *dir, bool force)
             read++;  /* freed below, whatever it holds */
             goto done;
         }
-    /* The backward sections are measured here, on the default domains:
-     * partial files do not carry them. */
     if ((status = merge_shares(parts, n, names, &all)) == GA_EXIT_OK)
-        status = write_merged(&all, dir, force, &(struct ga_backward_domains){ 0 });
+        status = write_merged(&all, dir, force);
 done:
     for (size_t k = 0; k < read; k++)
         ga_report_partial_free(&parts[k]);
@@ -875,8 +879,7 @@ done:
 }
 
 /* Under mpirun: every rank's shard to rank 0, which merges and writes. */
-static int merge_ranks(struct ga_report_partial *mine, const char *dir, bool force,
-                       const struct ga_backward_domains *bw)
+static int merge_ranks(struct ga_report_partial *mine, const char *dir, bool force)
 {
     unsigned char *data, **all = NULL;
     size_t size, *sizes = NULL;
@@ -902,7 +905,7 @@ static int merge_ranks(struct ga_report_partial *mine, const char *dir, bool for
     ga_ranks_gather_free(all, sizes);
     if (status == GA_EXIT_OK && ga_ranks_rank() == 0
         && (status = merge_shares(parts, ranks, NULL, &merged)) == GA_EXIT_OK)
-        status = write_merged(&merged, dir, force, bw);
+        status = write_merged(&merged, dir, force);
     for (unsigned k = 0; k < decoded; k++)
         ga_report_partial_free(&parts[k]);
     ga_report_partial_free(&merged);
@@ -929,12 +932,16 @@ static int report_shards(const char *formats, const char *f32_domain,
     snprintf(mine.float32_domain, sizeof mine.float32_domain, "%s", f32_domain);
     snprintf(mine.real_float32_domain, sizeof mine.real_float32_domain, "%s",
              real_f32_domain ? real_f32_domain : "");
+    mine.no_backward = bw->none;
+    snprintf(mine.backward_domain[0], sizeof mine.backward_domain[0], "%s", bw->bfloat16 ? bw->bfloat16 : "");
+    snprintf(mine.backward_domain[1], sizeof mine.backward_domain[1], "%s", bw->float16 ? bw->float16 : "");
+    snprintf(mine.backward_domain[2], sizeof mine.backward_domain[2], "%s", bw->float32 ? bw->float32 : "");
     mine.shard = share->shard;
     mine.shards = share->shards;
     share->save = &mine;
     status = report_shard(formats, f32_domain, real_f32_domain, so, share);
     if (status == GA_EXIT_OK && ga_ranks_count() > 1) {
-        status = merge_ranks(&mine, dir, force, bw);
+        status = merge_ranks(&mine, dir, force);
     } else if (status == GA_EXIT_OK && ga_report_partial_write(partial, &mine, &err) != GA_IO_OK) {
         ga_cli_error("report: partial: %s", err.message);
         status = GA_EXIT_USAGE;
@@ -1036,11 +1043,6 @@ int ga_cmd_report(int argc, char **argv)
     if ((partial || ga_ranks_count() > 1) && nro > 0) {
         ga_cli_error("report: --real-outputs cannot be sharded: give it to a report of one "
                      "process");
-        return GA_EXIT_USAGE;
-    }
-    if (partial && (bw.none || bw.bfloat16 || bw.float16 || bw.float32)) {
-        ga_cli_error("report: the backward options cannot be given to a shard: 'gelu-acc "
-                     "merge' measures the backward sections on their default domains");
         return GA_EXIT_USAGE;
     }
     if (ga_ranks_count() > 1 && (partial || share.shards > 1)) {

@@ -12,7 +12,7 @@
 #include "sweep/state_header.h"
 
 #define MAGIC "gelu-acc report "  /* 16 bytes, no NUL */
-#define VERSION 1u
+#define VERSION 2u  /* 2: the backward options */
 #define MAX_FILE_BYTES ((size_t)1 << 30)
 
 int ga_report_partial_add_format(struct ga_report_partial *rp, const struct ga_format *f,
@@ -71,7 +71,11 @@ static bool same_report(const struct ga_report_partial *a, const struct ga_repor
     bool same = strcmp(a->program, b->program) == 0 && strcmp(a->formats, b->formats) == 0
                 && strcmp(a->float32_domain, b->float32_domain) == 0
                 && strcmp(a->real_float32_domain, b->real_float32_domain) == 0
+                && a->no_backward == b->no_backward
                 && a->oracle == b->oracle && a->nformats == b->nformats;
+
+    for (int k = 0; same && k < 3; k++)
+        same = strcmp(a->backward_domain[k], b->backward_domain[k]) == 0;
 
     for (size_t i = 0; same && i < a->nformats; i++)
         same = a->format[i].format == b->format[i].format
@@ -182,6 +186,9 @@ enum ga_io_status ga_report_partial_encode(const struct ga_report_partial *rp,
     ga_bytes_put_str(&w, rp->formats);
     ga_bytes_put_str(&w, rp->float32_domain);
     ga_bytes_put_str(&w, rp->real_float32_domain);
+    ga_bytes_put_u8(&w, rp->no_backward);
+    for (int k = 0; k < 3; k++)
+        ga_bytes_put_str(&w, rp->backward_domain[k]);
     ga_header_put_oracle(&w, rp->oracle);
     ga_bytes_put_u32(&w, rp->shard);
     ga_bytes_put_u32(&w, rp->shards);
@@ -273,6 +280,7 @@ enum ga_io_status ga_report_partial_decode(const unsigned char *data, size_t siz
     struct ga_byte_reader r;
     char name[64];
     uint32_t nformats;
+    uint8_t flag;
     enum ga_io_status s;
 
     memset(rp, 0, sizeof *rp);
@@ -283,6 +291,11 @@ enum ga_io_status ga_report_partial_decode(const unsigned char *data, size_t siz
     ga_bytes_get_str(&r, rp->formats, sizeof rp->formats);
     ga_bytes_get_str(&r, rp->float32_domain, sizeof rp->float32_domain);
     ga_bytes_get_str(&r, rp->real_float32_domain, sizeof rp->real_float32_domain);
+    flag = ga_bytes_get_u8(&r);
+    ga_bytes_need(&r, flag <= 1, "a backward flag other than 0 and 1");
+    rp->no_backward = flag == 1;
+    for (int k = 0; k < 3; k++)
+        ga_bytes_get_str(&r, rp->backward_domain[k], sizeof rp->backward_domain[k]);
     ga_header_get_oracle(&r, name, sizeof name, &rp->oracle, "an unknown oracle");
     rp->shard = ga_bytes_get_u32(&r);
     rp->shards = ga_bytes_get_u32(&r);

@@ -25,6 +25,10 @@ struct ga_report_partial {
     char program[64];
     char formats[256];
     char float32_domain[GA_DOMAIN_SPEC_LEN], real_float32_domain[GA_DOMAIN_SPEC_LEN];
+    /* The backward sections, which 'merge --out' measures: none, or the
+     * domains of bfloat16, float16 and float32 ("" for the default). */
+    bool no_backward;
+    char backward_domain[3][GA_DOMAIN_SPEC_LEN];
     enum ga_oracle oracle;
     uint32_t shard, shards;
     size_t nformats;
