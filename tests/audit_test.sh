@@ -125,7 +125,12 @@ check "float32 audit killed after a checkpoint, resumed: the uninterrupted resul
 check "a checkpoint of another audit is refused" \
     expect_status 2 "$GELU_ACC" audit --domain stride:$((stride * 2)) --checkpoint "$tmp/ck"
 
-check "the derivative is refused" expect_status 2 "$GELU_ACC" audit --function gelu_grad
+check "the derivatives' fast path: every bfloat16 input, 0 disagreements" \
+    bash -c "'$GELU_ACC' audit --function gelu_grad --format bfloat16 --domain all > '$tmp/grad' &&
+             '$GELU_ACC' audit --function gelu_tanh_grad --format bfloat16 --domain all >> '$tmp/grad' &&
+             [ \$(grep -c ': 65536 inputs, 0 disagreements' '$tmp/grad') = 2 ]"
+check "a function without a fast path in the format is refused" \
+    expect_status 2 "$GELU_ACC" audit --function gelu_grad --format float64 --domain random:10
 check "--shard without --partial is refused" expect_status 2 "$GELU_ACC" audit --shard 1/2
 
 # under mpirun (configure --with-mpi): 2 and 3 ranks = one process

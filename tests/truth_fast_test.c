@@ -487,7 +487,7 @@ static void test_batch_and_threads(void **state)
     (void)state;
     for (size_t i = 0; i < N; i++)
         x[i] = i % 3 == 0 ? test_rng_encoding(&rng, f32) : log_uniform(1e-9, 16, (int)(i & 1));
-    for (int fn = 0; fn < GA_FUNCTION_COUNT; fn++) {
+    for (int fn = 0; fn < GA_ALL_FUNCTION_COUNT; fn++) {
         assert_int_equal(ga_truth_fast_batch(fn, f32, x, serial, N), 0);
         for (size_t i = 0; i < N; i += 97) {
             struct ga_truth one;
@@ -508,6 +508,160 @@ static void test_batch_and_threads(void **state)
     free(x);
     free(serial);
     free(parallel);
+}
+
+/* ---- the derivatives ---- */
+
+static const enum ga_function grads[] = { GA_GELU_GRAD, GA_GELU_TANH_GRAD };
+
+/* Every 16-bit input of both derivatives, and the special values of float32. */
+static void test_grad_16bit_and_specials(void **state)
+{
+    const struct ga_format *formats[] = { f16, bf16 };
+    (void)state;
+    for (int g = 0; g < 2; g++) {
+        for (int i = 0; i < 2; i++)
+            for (ga_bits x = 0; x <= 0xffff; x++)
+                check_agree(grads[g], formats[i], x);
+        ga_bits specials[] = { 0x7f800000u, 0xff800000u, 0, 0x80000000u, 0x7fc00000u,
+                               0x7f7fffffu, 0xff7fffffu, 1, 0x80000001u };
+        for (size_t k = 0; k < sizeof specials / sizeof specials[0]; k++)
+            check_agree(grads[g], f32, specials[k]);
+    }
+}
+
+/* Random float32 inputs: log-uniform on each side of 0 (the tiny region,
+ * the root, the left tail), and uniform where the regions meet; the share
+ * the fast path leaves to MPFR is printed. */
+static void test_grad_float32_random(void **state)
+{
+    (void)state;
+    for (int g = 0; g < 2; g++) {
+        enum ga_function fn = grads[g];
+        size_t fallbacks = 0, scanned = 0;
+        struct ga_truth t;
+        for (size_t k = 0; k < test_scaled(20000); k++) {
+            ga_bits a = log_uniform(1e-12, 10, 0), b = log_uniform(1e-12, 50, 1);
+            check_agree(fn, f32, a);
+            check_agree(fn, f32, b);
+            fallbacks += !ga_truth_fast_only(fn, f32, a, &t) + !ga_truth_fast_only(fn, f32, b, &t);
+            scanned += 2;
+        }
+        /* around the root, -36 and -20 (the tails), 8 (the region of 1) */
+        for (size_t k = 0; k < test_scaled(3000); k++) {
+            check_agree(fn, f32, float_bits((float)(-0.7 - 0.1 * test_rng_uniform(&rng))));
+            check_agree(fn, f32, float_bits((float)(-35 - 2 * test_rng_uniform(&rng))));
+            check_agree(fn, f32, float_bits((float)(-19 - 2 * test_rng_uniform(&rng))));
+            check_agree(fn, f32, float_bits((float)(7.5 + test_rng_uniform(&rng))));
+        }
+        printf("# %s: %zu of %zu log-uniform float32 inputs left to MPFR\n",
+               ga_function_name(fn), fallbacks, scanned);
+    }
+}
+
+/* The regions decided without evaluating, at their edges, in every covered
+ * format: every encoding within 64 of 8, of -36 or -20, and of the tiny
+ * bounds 2^-(p+1) (x > 0) and -2^-(p+2). */
+static void test_grad_region_edges(void **state)
+{
+    const struct ga_format *formats[] = { f32, f16, bf16 };
+    (void)state;
+    for (int g = 0; g < 2; g++)
+        for (int i = 0; i < 3; i++) {
+            const struct ga_format *f = formats[i];
+            double edges[] = { 8, grads[g] == GA_GELU_GRAD ? -36 : -20,
+                               ldexp(1, -f->precision - 1), -ldexp(1, -f->precision - 2) };
+            for (int e = 0; e < 4; e++) {
+                ga_bits at = ga_encode(f, edges[e]);
+                for (int k = -64; k <= 64; k++)
+                    check_agree(grads[g], f, at + (ga_bits)k);
+            }
+        }
+}
+
+/* The facts the regions rest on, from MPFR: d(8) - 1 below 2^-44 through
+ * the bounds the proof uses (they decrease for larger x), |d(-36)| and
+ * |d(-20)| below 2^-850 (gelu' and the tanh form's), and the tiny region's
+ * bound |d - 1/2| < beta |x| (1 + 2 kappa x^2) on a sample of x. */
+static void test_grad_region_facts(void **state)
+{
+    const struct ga_format *f64 = ga_format_get(GA_FLOAT64);
+    (void)state;
+    mpfr_t a, b;
+
+    /* d(8) - 1 < 8 phi(8) for gelu', < (2 + 2|P|) e^(-2w) for the tanh form
+     * (doc/oracle.md), each below 2^-44, rounded upwards */
+    mpfr_inits2(128, a, b, (mpfr_ptr)0);
+    mpfr_const_pi(a, MPFR_RNDD);
+    mpfr_mul_ui(a, a, 2, MPFR_RNDD);
+    mpfr_sqrt(a, a, MPFR_RNDD);                       /* sqrt(2 pi) from below */
+    mpfr_set_si(b, -32, MPFR_RNDU);
+    mpfr_exp(b, b, MPFR_RNDU);
+    mpfr_mul_ui(b, b, 8, MPFR_RNDU);
+    mpfr_div(b, b, a, MPFR_RNDU);                     /* 8 phi(8) */
+    assert_true(mpfr_cmp_si_2exp(b, 1, -44) < 0);
+    mpfr_set_d(a, 2 * 0.7978845608028655 * (8 + 0.044715 * 512) * (1 - 0x1p-40), MPFR_RNDD);
+    mpfr_neg(a, a, MPFR_RNDU);
+    mpfr_exp(a, a, MPFR_RNDU);                        /* e^(-2w), 2w from below */
+    mpfr_mul_d(a, a, 2 + 2 * 8 * 0.7978845608028655 * (1 + 3 * 0.044715 * 64) * (1 + 0x1p-40),
+               MPFR_RNDU);
+    assert_true(mpfr_cmp_si_2exp(a, 1, -44) < 0);
+    mpfr_clears(a, b, (mpfr_ptr)0);
+    for (int g = 0; g < 2; g++) {
+        struct ga_truth t = mpfr_truth(grads[g], f64, ga_encode(f64, 8.0));
+        assert_true(t.exact.exp == 1 && t.exact.mant >= 0.5);  /* d(8) >= 1 */
+        t = mpfr_truth(grads[g], f64, ga_encode(f64, grads[g] == GA_GELU_GRAD ? -36.0 : -20.0));
+        assert_true(t.exact.mant < 0 && t.exact.exp < -850);
+        for (int k = 0; k < 200; k++) {
+            double x = ldexp(1 + test_rng_uniform(&rng), -(int)(8 + k % 40)) * (k & 1 ? -1 : 1);
+            t = mpfr_truth(grads[g], f64, ga_encode(f64, x));
+            /* exact within 2^-53 of d, so d - 1/2 (Sterbenz) within 2^-54 */
+            double d = ldexp(t.exact.mant, (int)t.exact.exp) - 0.5;
+            assert_true(fabs(d) < GA_FAST_BETA * fabs(x) * (1 + 0.1 * x * x) + 0x1p-54);
+            assert_true(d * x > 0);
+        }
+    }
+}
+
+/* The double evaluations' absolute bounds hold, against MPFR's exact
+ * values, on [-36, 8] and [-20, 8]; the largest error seen is printed. */
+static void test_grad_double_bounds_hold(void **state)
+{
+    (void)state;
+    for (int g = 0; g < 2; g++) {
+        double lo = grads[g] == GA_GELU_GRAD ? GA_FAST_GELU_DOUBLE_MIN : GA_FAST_TANH_DOUBLE_MIN;
+        double worst = 0;
+        for (size_t k = 0; k < test_scaled(3000); k++) {
+            ga_bits x = k % 2 ? float_bits((float)(lo + (8 - lo) * test_rng_uniform(&rng)))
+                              : log_uniform(1e-6, 8, (int)(k % 4 == 0));
+            struct ga_truth t = mpfr_truth(grads[g], f32, x);
+            double err, v = grads[g] == GA_GELU_GRAD
+                            ? ga_fast_gelu_grad_double(ga_decode(f32, x), &err)
+                            : ga_fast_gelu_tanh_grad_double(ga_decode(f32, x), &err);
+            double d = fabs(v - ldexp(t.exact.mant, (int)t.exact.exp));  /* within 2^-53 |d| */
+            assert_true(d <= err + 0x1p-52 * fabs(v));
+            worst = fmax(worst, d / err);
+        }
+        printf("# %s double evaluation: largest error seen %.3f of its bound\n",
+               ga_function_name(grads[g]), worst);
+    }
+}
+
+/* The left tails' exact values (logarithmic form) and the clamp. */
+static void test_grad_left_tail_exact(void **state)
+{
+    (void)state;
+    for (int g = 0; g < 2; g++) {
+        double start = grads[g] == GA_GELU_GRAD ? 36 : 20;
+        for (size_t k = 0; k < test_scaled(1000); k++)
+            check_agree(grads[g], f32, log_uniform(start, 3e38, 1));
+    }
+    for (int k = -100; k < 100; k++) {
+        float gelu_clamp = (float)sqrt(0x1p41 * M_LN2);
+        float tanh_clamp = (float)cbrt(0x1p40 * M_LN2 / (2 * 0.7978845608028654 * 0.044715));
+        check_agree(GA_GELU_GRAD, f32, (float_bits(gelu_clamp) + (ga_bits)k) | 0x80000000u);
+        check_agree(GA_GELU_TANH_GRAD, f32, (float_bits(tanh_clamp) + (ga_bits)k) | 0x80000000u);
+    }
 }
 
 static int report_count(void **state)
@@ -532,6 +686,12 @@ int main(void)
         cmocka_unit_test(test_left_tail_exact),
         cmocka_unit_test(test_libm_assumption),
         cmocka_unit_test(test_batch_and_threads),
+        cmocka_unit_test(test_grad_16bit_and_specials),
+        cmocka_unit_test(test_grad_float32_random),
+        cmocka_unit_test(test_grad_region_edges),
+        cmocka_unit_test(test_grad_region_facts),
+        cmocka_unit_test(test_grad_double_bounds_hold),
+        cmocka_unit_test(test_grad_left_tail_exact),
     };
 
     rng = test_rng(0);

@@ -66,8 +66,9 @@ static void list_formats(void)
                fast[0] ? fast : "none (MPFR)");
     }
     puts("\nEvery format has signed zeros and subnormals.  'fast oracle' names the functions "
-         "whose\nfast path has certified thresholds for the format; the others, and the "
-         "derivatives,\nare answered by the MPFR oracle alone.");
+         "whose\nfast path has certified thresholds for the format (a double evaluation with "
+         "a proven\nbound, MPFR where it does not decide); the others are answered by the MPFR "
+         "oracle alone.");
 }
 
 /* The machine line before a list of real implementations. */

@@ -29,9 +29,7 @@ static inline double decode(const struct ga_format *f, ga_bits x)
     return f->id == GA_FLOAT32 ? ga_fast_decode_float32(x) : ga_decode(f, x);
 }
 
-/* 1, the encoding and the direction when every real in [lo, hi] rounds to
- * the same encoding and lies on the same side of its value (ziv.h). */
-static int decide(const struct ga_format *f, double lo, double hi, struct ga_truth *out)
+int ga_fast_decide(const struct ga_format *f, double lo, double hi, struct ga_truth *out)
 {
     ga_bits a, b;
     double value;
@@ -106,7 +104,7 @@ static __attribute__((noinline)) int evaluated(const struct context *c, double x
     double rel_err, v = evaluate(c->fn, x, &rel_err);
     double r = fabs(v) * rel_err;
 
-    if (!decide(c->f, v - r, v + r, out))
+    if (!ga_fast_decide(c->f, v - r, v + r, out))
         return 0;
     out->exact = ga_fast_exact_from_double(v);  /* inside the interval: on its side */
     return 1;
@@ -165,7 +163,7 @@ static inline int has_thresholds(const struct context *c)
 bool ga_truth_fast_covers(enum ga_function fn, const struct ga_format *f)
 {
     if (!ga_function_is_forward(fn))
-        return false;
+        return ga_fast_grad_covers(f);
     struct context c = context_of(fn, f);
     return has_thresholds(&c);
 }
@@ -173,6 +171,8 @@ bool ga_truth_fast_covers(enum ga_function fn, const struct ga_format *f)
 int ga_truth_fast_only(enum ga_function fn, const struct ga_format *f, ga_bits x,
                        struct ga_truth *out)
 {
+    if (!ga_function_is_forward(fn))
+        return ga_fast_grad_covers(f) && ga_fast_grad_one(fn, f, x, out);
     struct context c = context_of(fn, f);
     return has_thresholds(&c) && fast_one(&c, x, out);
 }
@@ -180,9 +180,7 @@ int ga_truth_fast_only(enum ga_function fn, const struct ga_format *f, ga_bits x
 int ga_truth_fast(enum ga_function fn, const struct ga_format *f, ga_bits x,
                   struct ga_truth *out)
 {
-    struct context c = context_of(fn, f);
-
-    if (has_thresholds(&c) && fast_one(&c, x, out))
+    if (ga_truth_fast_only(fn, f, x, out))
         return GA_TRUTH_OK;
     return ga_truth_mpfr(fn, f, x, out);
 }
@@ -190,12 +188,14 @@ int ga_truth_fast(enum ga_function fn, const struct ga_format *f, ga_bits x,
 size_t ga_truth_fast_batch(enum ga_function fn, const struct ga_format *f,
                            const ga_bits *x, struct ga_truth *out, size_t n)
 {
-    struct context c = context_of(fn, f);
-    int fast = has_thresholds(&c);
+    bool forward = ga_function_is_forward(fn);
+    struct context c = context_of(forward ? fn : GA_GELU, f);  /* the table has forward rows */
+    bool fast = forward ? has_thresholds(&c) : ga_fast_grad_covers(f);
     size_t undecided = 0;
 
     for (size_t i = 0; i < n; i++)
-        if (!(fast && fast_one(&c, x[i], &out[i]))
+        if (!(fast && (forward ? fast_one(&c, x[i], &out[i])
+                               : ga_fast_grad_one(fn, f, x[i], &out[i])))
             && ga_truth_mpfr(fn, f, x[i], &out[i]) != GA_TRUTH_OK) {
             out[i].rounded = ga_quiet_nan(f);
             out[i].direction = 0;

@@ -11,6 +11,8 @@
  * exact value comes from the same evaluation, from a series (tiny x), or
  * from the asymptotic form where f(x) leaves the double range (fast_tail.c).
  * A format without thresholds in the table is left to MPFR entirely.
+ * The derivatives (float32, float16, bfloat16) have regions and a double
+ * evaluation of their own, with an absolute bound (fast_grad.c).
  *
  * Assumes the default floating-point environment (round to nearest), like
  * the rest of the suite. */
@@ -30,8 +32,9 @@
 #define GA_FAST_EXACT_REL_ERR 0x1p-43
 
 /* Whether the fast paths cover fn in f: a forward function and a format
- * with thresholds in the table.  Otherwise ga_truth_fast is the MPFR oracle
- * (the small formats: at most 256 encodings each). */
+ * with thresholds in the table, or a derivative in float32, float16 or
+ * bfloat16.  Otherwise ga_truth_fast is the MPFR oracle (the small formats:
+ * at most 256 encodings each; float64's derivatives). */
 bool ga_truth_fast_covers(enum ga_function fn, const struct ga_format *f);
 
 /* Same contract and special values as ga_truth_mpfr: returns GA_TRUTH_OK,

@@ -51,6 +51,7 @@
 #endif
 
 #include <math.h>
+#include <stdbool.h>
 
 #include "truth/fast_internal.h"
 
@@ -85,16 +86,19 @@ static void two_sum_error(double a, double b, double s, double *err)
     *err = (a - (s - bb)) + (b - bb);
 }
 
-double ga_fast_gelu_tanh_double(double x, double *rel_err)
+/* e^(-2w), w = beta (x + kappa x^3), for x >= GA_FAST_TANH_DOUBLE_MIN, and
+ * *wide: whether |w| > 1 (relative error 1.1u + 1.01 L, else
+ * 12.05u + 1.01 L: above). */
+static double tanh_exp(double x, bool *wide)
 {
     double x2 = x * x;                                    /* exact */
     double p = KAPPA_HI * x2, q = p * x;                  /* kappa x^2, kappa x^3 */
     double a = x + q;
     double w = BETA_HI * a, e;
 
-    if (fabs(w) <= 1) {
+    *wide = fabs(w) > 1;
+    if (!*wide) {
         e = exp(-2 * w);
-        *rel_err = 19.2 * U + 1.01 * GA_FAST_LIBM_REL_ERR;
     } else {
         double p_lo, q_lo, a_lo, w_lo;
         ga_fast_two_prod(KAPPA_HI, x2, &p_lo);            /* the residuals */
@@ -107,7 +111,71 @@ double ga_fast_gelu_tanh_double(double x, double *rel_err)
         w_lo += BETA_LO * a + BETA_HI * a_lo;
         e = exp(-2 * w);
         e -= e * (2 * w_lo);
-        *rel_err = 7.1 * U + 1.01 * GA_FAST_LIBM_REL_ERR;
     }
+    return e;
+}
+
+double ga_fast_gelu_tanh_double(double x, double *rel_err)
+{
+    bool wide;
+    double e = tanh_exp(x, &wide);
+
+    *rel_err = (wide ? 7.1 : 19.2) * U + 1.01 * GA_FAST_LIBM_REL_ERR;
     return x / (1 + e);
+}
+
+/* ---- The derivatives (doc/oracle.md, 'The fast derivatives') ----
+ *
+ * Each is the sum of a positive term and a term of x's sign, which cancel
+ * next to the root x0 ~ -0.75: the bound is absolute, term by term, as in
+ * the MPFR oracle.  The term bounds (relative, first order, u and L as
+ * above):
+ *
+ * gelu'(x) = A + B, A = erfc(z)/2 (= Phi(x)), B = x exp(-x^2/2)/sqrt(2 pi):
+ *   A as in ga_fast_gelu_double without the product by x: 3.3u + L;
+ *   B: x^2 and its halving exact, exp (L), the product by x (u), the
+ *   constant (u) and its product (u): 3u + L.
+ * Tanh form, g = T1 + T2, T1 = 1/(1 + e), T2 = 2P e/(1 + e)^2,
+ *   P = x beta (1 + 3 kappa x^2), e as in ga_fast_gelu_tanh_double (error
+ *   eps_e = 12.05u + L for |w| <= 1, 1.1u + L beyond).  The relative
+ *   condition numbers of T1 and T2 in e are e/(1 + e) and
+ *   |1 - e|/(1 + e), both at most 1, so e's error passes to each once:
+ *   T1: eps_e, 1 + e (u), the quotient (u): eps_e + 2u;
+ *   P: 3 kappa and beta rounded (2u), four roundings (4u): 6u;
+ *   T2: eps_e, 1 + e twice (2u), two quotients and a product (3u), P (6u):
+ *   eps_e + 11u.
+ * Then the sum (u) and the caller forming v -/+ err (u each): 3u |v|.  The
+ * constants below carry about 1.5u of margin per term, and 2% of L, for
+ * second-order terms and for computing err itself. */
+static const double INV_SQRT_2PI = 0x1.9884533d43651p-2;  /* 1/sqrt(2 pi) = BETA_HI/2 */
+
+double ga_fast_gelu_grad_double(double x, double *abs_err)
+{
+    double t_lo, t = ga_fast_two_prod(-x, SQRT1_2_HI, &t_lo);
+    double e = erfc(t), a, b, s;
+
+    if (t > 0) {  /* the first-order correction of ga_fast_gelu_double */
+        double tau = t_lo - x * SQRT1_2_LO;
+        e -= e * (2 * t * tau);
+    }
+    a = 0.5 * e;                                  /* exact: e > 2^-950 */
+    b = x * exp(-0.5 * (x * x)) * INV_SQRT_2PI;
+    s = a + b;
+    *abs_err = ((5 * U + 1.02 * GA_FAST_LIBM_REL_ERR) * fabs(a)
+                + (4.5 * U + 1.02 * GA_FAST_LIBM_REL_ERR) * fabs(b)) + 3 * U * fabs(s);
+    return s;
+}
+
+double ga_fast_gelu_tanh_grad_double(double x, double *abs_err)
+{
+    bool wide;
+    double e = tanh_exp(x, &wide);
+    double d = 1 + e, t1 = 1 / d;
+    double p = (BETA_HI * x) * (1 + GA_FAST_THREE_KAPPA * (x * x));
+    double t2 = 2 * (p * ((e / d) / d));
+    double s = t1 + t2;
+    double eps_e = (wide ? 1.1 : 12.05) * U + 1.02 * GA_FAST_LIBM_REL_ERR;
+
+    *abs_err = ((eps_e + 3.5 * U) * fabs(t1) + (eps_e + 12.5 * U) * fabs(t2)) + 3 * U * fabs(s);
+    return s;
 }

@@ -88,6 +88,31 @@ double ga_fast_gelu_tanh_double(double x, double *rel_err);
 struct ga_exact ga_fast_gelu_left_tail(double x);
 struct ga_exact ga_fast_gelu_tanh_left_tail(double x);
 
+/* The derivatives in double (fast_eval.c), for x >= GA_FAST_GELU_DOUBLE_MIN
+ * and x >= GA_FAST_TANH_DOUBLE_MIN respectively, x <= 8, x a value of a
+ * format of at most 24 significant bits, x != 0: the result v and a bound
+ * with |v - d(x)| <= *abs_err (absolute: the terms cancel near the root). */
+double ga_fast_gelu_grad_double(double x, double *abs_err);
+double ga_fast_gelu_tanh_grad_double(double x, double *abs_err);
+
+/* Their exact values below those bounds (fast_tail.c), as the functions'. */
+struct ga_exact ga_fast_gelu_grad_left_tail(double x);
+struct ga_exact ga_fast_gelu_tanh_grad_left_tail(double x);
+
+/* sqrt(2/pi) and 3 kappa = 0.134145, rounded to double. */
+#define GA_FAST_BETA 0x1.9884533d43651p-1
+#define GA_FAST_THREE_KAPPA 0x1.12ba9d1f60179p-3
+
+/* 1 with the encoding and direction in *out when every real of [lo, hi]
+ * rounds in f to one encoding and lies on one side of its value (fast.c). */
+int ga_fast_decide(const struct ga_format *f, double lo, double hi, struct ga_truth *out);
+
+/* The fast paths of the derivatives for one input (fast_grad.c): 1 with *out
+ * set when decided, 0 when MPFR must; and the formats they cover. */
+int ga_fast_grad_one(enum ga_function fn, const struct ga_format *f, ga_bits x,
+                     struct ga_truth *out);
+bool ga_fast_grad_covers(const struct ga_format *f);
+
 /* ga_truth_fast without the MPFR fallback (fast.c): 1 with *out set when the
  * fast paths decide x, 0 (and *out unspecified) when MPFR would be called. */
 int ga_truth_fast_only(enum ga_function fn, const struct ga_format *f, ga_bits x,

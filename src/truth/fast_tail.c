@@ -97,15 +97,13 @@ struct ga_exact ga_fast_gelu_left_tail(double x)
     return negative_power(n, ((-hi - n) - lo) - LOG2_SQRT_2PI, s);
 }
 
-struct ga_exact ga_fast_gelu_tanh_left_tail(double x)
+/* -2^(-P) * F for the tanh form's P at t = -x, with F = mant 2^exp
+ * (split): F = t for the function, 2|P(x)| - 1 for its derivative. */
+static struct ga_exact tanh_tail(double t, struct ga_exact split)
 {
-    double t = -x;
     double t2 = t * t;                      /* exact */
-    struct ga_exact split = ga_fast_exact_from_double(t);  /* t = mant 2^exp */
     double t3_hi, t3_lo, hi3, lo3, hi1, lo1, n3, n1;
 
-    if (t >= GA_FAST_TANH_VANISHING_FROM)
-        return vanishing();
     t3_hi = ga_fast_two_prod(t2, t, &t3_lo);  /* t^3 = t3_hi + t3_lo exactly */
     hi3 = ga_fast_two_prod(K3_HI, t3_hi, &lo3);
     lo3 += K3_HI * t3_lo + K3_LO * t3_hi;
@@ -115,4 +113,46 @@ struct ga_exact ga_fast_gelu_tanh_left_tail(double x)
     n1 = ga_fast_floor(-hi1);
     return negative_power(n3 + n1 + (double)split.exp,
                           ((-hi3 - n3) + (-hi1 - n1)) - (lo3 + lo1), split.mant);
+}
+
+struct ga_exact ga_fast_gelu_tanh_left_tail(double x)
+{
+    if (-x >= GA_FAST_TANH_VANISHING_FROM)
+        return vanishing();
+    return tanh_tail(-x, ga_fast_exact_from_double(-x));  /* t = mant 2^exp */
+}
+
+/* gelu'(x) = Phi(x) + x phi(x) = -phi(t) t (1 - S(t)/t^2) at t = -x > 36,
+ * with gelu's S (Phi(-t) = phi(t) S(t)/t): the same P, and the factor
+ * t (1 - S/t^2), in (0.999 t, t), whose rounding errors are a few u. */
+struct ga_exact ga_fast_gelu_grad_left_tail(double x)
+{
+    double t2 = x * x;                      /* exact */
+    struct ga_exact split;
+    double r, s, hi, lo, n;
+
+    if (-x >= GA_FAST_GELU_VANISHING_FROM)  /* the factor t adds at most 2^128 */
+        return vanishing();
+    split = ga_fast_exact_from_double(-x);
+    r = 1 / t2;
+    s = 1 + r * (-1 + r * (3 + r * (-15 + r * (105 + r * (-945 + r * 10395)))));
+    hi = ga_fast_two_prod(t2, INV_2LN2_HI, &lo);
+    lo += t2 * INV_2LN2_LO;
+    n = ga_fast_floor(-hi);
+    return negative_power(n + (double)split.exp, ((-hi - n) - lo) - LOG2_SQRT_2PI,
+                          split.mant * (1 - r * s));
+}
+
+/* The tanh form's derivative at t = -x > 20: g = (1 + e(1 + 2P))/(1 + e)^2
+ * with e = e^(-2w) > 2^868, so g = -(2|P| - 1)/e to 2^-860 relatively, the
+ * tanh form's 2^(-P) with the factor 2|P| - 1 = 2 t beta (1 + 3 kappa t^2) - 1
+ * (a few u: no cancellation, 2|P| > 1700). */
+struct ga_exact ga_fast_gelu_tanh_grad_left_tail(double x)
+{
+    double t = -x;
+
+    if (t >= GA_FAST_TANH_VANISHING_FROM)
+        return vanishing();
+    return tanh_tail(t, ga_fast_exact_from_double(
+                            2 * (GA_FAST_BETA * t) * (1 + GA_FAST_THREE_KAPPA * (t * t)) - 1));
 }

@@ -20,8 +20,7 @@ int ga_truth_mpfr(enum ga_function fn, const struct ga_format *f, ga_bits x,
 int ga_truth(enum ga_oracle oracle, enum ga_function fn, const struct ga_format *f,
              ga_bits x, struct ga_truth *out)
 {
-    /* the derivatives have no fast oracle yet: MPFR answers */
-    return oracle == GA_ORACLE_FAST && ga_function_is_forward(fn) ? ga_truth_fast(fn, f, x, out) : ga_truth_mpfr(fn, f, x, out);
+    return oracle == GA_ORACLE_FAST ? ga_truth_fast(fn, f, x, out) : ga_truth_mpfr(fn, f, x, out);
 }
 
 

@@ -71,8 +71,8 @@ int ga_truth_mpfr(enum ga_function fn, const struct ga_format *f, ga_bits x,
 int ga_truth_cast(const struct ga_format *in, ga_bits x, const struct ga_format *out,
                   enum ga_overflow o, struct ga_truth *t);
 
-/* The oracle a sweep uses: fast with MPFR fallback, or MPFR only.  The
- * derivatives have no fast oracle: MPFR answers them whatever `oracle` says. */
+/* The oracle a sweep uses: fast with MPFR fallback, or MPFR only (the fast
+ * oracle is MPFR's wherever it has no fast path: fast.h). */
 int ga_truth(enum ga_oracle oracle, enum ga_function fn, const struct ga_format *f,
              ga_bits x, struct ga_truth *out);
 
