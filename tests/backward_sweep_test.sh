@@ -23,6 +23,31 @@ check "a domain with a quote and a backslash in its path gives valid JSON that n
     bash -c "printf '0x3f80\n' > '$tmp/q\"b\\\\s.txt' && $GELU_ACC sweep --backward --json --impl pytorch_gelu_backward --format bfloat16 --domain 'file:$tmp/q\"b\\\\s.txt' | $PYTHON -c 'import json,sys; d=json.load(sys.stdin); assert d[\"domain\"] == \"file:$tmp/q\\\"b\\\\\\\\s.txt\", d[\"domain\"]; assert d[\"all\"][\"pairs\"] == 1'"
 check "an overflowing product rounded correctly to inf is 0 ulp (x = 0x3f42, dy = bfloat16's largest: d(x) > 1.002)" \
     bash -c "printf '0x3f42\n' > $tmp/x3f42 && $GELU_ACC sweep --backward --json --impl pytorch_gelu_backward --format bfloat16 --domain file:$tmp/x3f42 --dy 0x1.fep127 | $PYTHON -c 'import json,sys; d=json.load(sys.stdin)[\"all\"]; assert d[\"correctly_rounded\"] == 1 and d[\"max_ulp\"] == 0 and d[\"max_dy_ulp\"] == 0 and d[\"worst\"][\"dx\"] == \"0x7f80\" == d[\"worst\"][\"true_dx\"], d'"
+# dy = 1 takes the derivative's fast oracle, any other dy the per-pair
+# path (d(x) by MPFR, then the product): for a kernel dy*k(x), dy = 2 only
+# doubles every dx and every true dx where nothing is subnormal (x >= -10
+# here), so both paths must classify the same pairs the same way.
+dy_one_vs_two() {
+    for dy in 1 2; do
+        "$GELU_ACC" sweep --backward --json --impl "$1" --format float32 \
+            --domain range:-10:10:200000 --dy $dy > "$tmp/dy$dy" || return 1
+    done
+    "$PYTHON" - "$tmp/dy1" "$tmp/dy2" <<'PY'
+import json, sys
+one, two = (json.load(open(p)) for p in sys.argv[1:])
+for region in ('all', 'root'):
+    a, b = one[region], two[region]
+    for key in ('pairs', 'correctly_rounded', 'faithful', 'sign_errors', 'nan_outputs',
+                'inf_outputs', 'flushed', 'zero_sign'):
+        assert a[key] == b[key], (region, key, a[key], b[key])
+    assert abs(a['max_ulp'] - b['max_ulp']) <= 1e-9 * a['max_ulp'], (region, a, b)
+    assert a['worst']['x'] == b['worst']['x'], (region, a['worst'], b['worst'])
+PY
+}
+check "float32 x domain: dy = 1 (fast oracle) and dy = 2 (per pair) agree, gelu' kernel" \
+    dy_one_vs_two pytorch_gelu_backward
+check "float32 x domain: dy = 1 (fast oracle) and dy = 2 (per pair) agree, tanh-form kernel" \
+    dy_one_vs_two llmc_gelu_backward
 check "pairs:all is refused for float32" \
     bash -c "$(declare -f expect_status); tmp=$tmp; expect_status 2 $GELU_ACC sweep --backward --impl pytorch_gelu_backward --format float32 --domain pairs:all"
 check "an unknown backward kernel is a usage error" \
