@@ -19,7 +19,7 @@ static const char help[] =
     "ties to even) result encoding, the input and the result in decimal.\n"
     "  VALUE          decimal or hex-float (0x1.8p-3), nan, inf, -inf; rounded to FORMAT\n"
     "  --function     gelu (default), gelu_tanh, or a derivative: gelu_grad,\n"
-    "                 gelu_tanh_grad (MPFR answers for these, whatever --oracle)\n"
+    "                 gelu_tanh_grad (their fast path: float32, float16, bfloat16)\n"
     "  --overflow     how a VALUE beyond the largest finite (or an infinite one, in a\n"
     "                 format without infinity) is rounded: infinity (the default where\n"
     "                 FORMAT has one), satfinite (the largest finite: the default\n"
