@@ -160,21 +160,53 @@ static inline int has_thresholds(const struct context *c)
     return c->right != 0;
 }
 
+/* Which fast path answers a function in a format: the forward one (its
+ * thresholds in the context), the derivatives' (fast_grad.c), or none. */
+struct path {
+    enum { MPFR_ONLY, FORWARD, DERIVATIVE } kind;
+    struct context c;  /* fn and f always; the thresholds for FORWARD */
+};
+
+static inline struct path path_of(enum ga_function fn, const struct ga_format *f)
+{
+    struct path p = { MPFR_ONLY, { .fn = fn, .f = f } };
+
+    if (!ga_function_is_forward(fn)) {
+        if (ga_fast_grad_covers(f))
+            p.kind = DERIVATIVE;
+    } else {
+        p.c = context_of(fn, f);
+        if (has_thresholds(&p.c))
+            p.kind = FORWARD;
+    }
+    return p;
+}
+
+/* 1 with *out set when the path decides x, 0 when MPFR must. */
+static inline __attribute__((always_inline)) int path_decides(const struct path *p, ga_bits x,
+                                                              struct ga_truth *out)
+{
+    switch (p->kind) {
+    case FORWARD:
+        return fast_one(&p->c, x, out);
+    case DERIVATIVE:
+        return ga_fast_grad_one(p->c.fn, p->c.f, x, out);
+    default:
+        return 0;
+    }
+}
+
 bool ga_truth_fast_covers(enum ga_function fn, const struct ga_format *f)
 {
-    if (!ga_function_is_forward(fn))
-        return ga_fast_grad_covers(f);
-    struct context c = context_of(fn, f);
-    return has_thresholds(&c);
+    return path_of(fn, f).kind != MPFR_ONLY;
 }
 
 int ga_truth_fast_only(enum ga_function fn, const struct ga_format *f, ga_bits x,
                        struct ga_truth *out)
 {
-    if (!ga_function_is_forward(fn))
-        return ga_fast_grad_covers(f) && ga_fast_grad_one(fn, f, x, out);
-    struct context c = context_of(fn, f);
-    return has_thresholds(&c) && fast_one(&c, x, out);
+    struct path p = path_of(fn, f);
+
+    return path_decides(&p, x, out);
 }
 
 int ga_truth_fast(enum ga_function fn, const struct ga_format *f, ga_bits x,
@@ -188,14 +220,11 @@ int ga_truth_fast(enum ga_function fn, const struct ga_format *f, ga_bits x,
 size_t ga_truth_fast_batch(enum ga_function fn, const struct ga_format *f,
                            const ga_bits *x, struct ga_truth *out, size_t n)
 {
-    bool forward = ga_function_is_forward(fn);
-    struct context c = context_of(forward ? fn : GA_GELU, f);  /* the table has forward rows */
-    bool fast = forward ? has_thresholds(&c) : ga_fast_grad_covers(f);
+    struct path p = path_of(fn, f);
     size_t undecided = 0;
 
     for (size_t i = 0; i < n; i++)
-        if (!(fast && (forward ? fast_one(&c, x[i], &out[i])
-                               : ga_fast_grad_one(fn, f, x[i], &out[i])))
+        if (!path_decides(&p, x[i], &out[i])
             && ga_truth_mpfr(fn, f, x[i], &out[i]) != GA_TRUTH_OK) {
             out[i].rounded = ga_quiet_nan(f);
             out[i].direction = 0;
