@@ -9,7 +9,9 @@
  * - a strided pairs:all sweep (tables, memo, runs, the flag table) against a
  *   reference written here the way the sweep worked before: d(x) per x,
  *   ga_backward_truth per pair, the scalar kernel, each statistic
- *   accumulated pair by pair; 1 thread = 2 threads. */
+ *   accumulated pair by pair; 1 thread = 2 threads;
+ * - ga_backward_stats_add_pairs over pairs that share x, dy, both or
+ *   neither, against one ga_backward_stats_add per pair. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -318,6 +320,56 @@ static void test_sweep_float16(void **state)
     sweep_matches_reference(f16, "quick_gelu_backward_native");
 }
 
+/* Pairs drawn from a few x (the root's among them) and a few dy (zeros,
+ * infinities and NaN among them), so that runs of one x, of one dy, of both
+ * and of neither all occur; dx random, so every flag can be set. */
+static void add_pairs_matches_one_by_one(const struct ga_format *f)
+{
+    enum { N = 6000 };
+    const double x_values[] = { -0.7517915, -0.75, -0.6, 1.5, -12.0, 0x1p-20, 0.0 };
+    const double dy_values[] = { 1.0, -3.0, 0x1p-14, 0.0, -0.0, INFINITY, NAN, 6e4 };
+    struct test_rng rng = test_rng(f->bits);
+    static ga_bits x[N], dy[N], dx[N];
+    static struct ga_truth t[N];
+    static struct ga_error e_pairs[N];
+    struct ga_backward_stats pairs, one_by_one;
+    struct ga_format_layout c;
+    ga_bits mask = (ga_bits)(((uint64_t)1 << f->bits) - 1);
+
+    ga_format_layout_init(&c, f);
+    for (size_t i = 0; i < N; i++) {
+        struct ga_grad_value g;
+        uint64_t r = test_rng_next(&rng);
+        /* runs: keep the last x or dy two times out of three */
+        x[i] = i > 0 && r % 3 != 0 ? x[i - 1] : ga_encode(f, x_values[(r >> 8) % 7]);
+        dy[i] = i > 0 && (r >> 16) % 3 != 0 ? dy[i - 1] : ga_encode(f, dy_values[(r >> 24) % 8]);
+        dx[i] = (ga_bits)(r >> 32) & mask;
+        assert_int_equal(ga_grad_value(GA_GELU_GRAD, ga_decode(f, x[i]), &g), GA_TRUTH_OK);
+        assert_int_equal(ga_backward_truth(GA_GELU_GRAD, f, &g, x[i], dy[i], &t[i]), GA_TRUTH_OK);
+    }
+    ga_backward_stats_init(&pairs);
+    ga_backward_stats_init(&one_by_one);
+    ga_backward_stats_add_pairs(&pairs, &c, 0, N / 2, x, dy, dx, t, NULL, e_pairs);
+    ga_backward_stats_add_pairs(&pairs, &c, N / 2, N - N / 2, x + N / 2, dy + N / 2,
+                                dx + N / 2, t + N / 2, NULL, e_pairs + N / 2);
+    for (size_t i = 0; i < N; i++) {
+        struct ga_error e;
+        ga_backward_stats_add(&one_by_one, &c, i, x[i], dy[i], dx[i], &t[i], &e);
+        assert_int_equal(e.flags, e_pairs[i].flags);
+        assert_int_equal(bits_of(e.ulp), bits_of(e_pairs[i].ulp));
+    }
+    assert_true(one_by_one.root.count > 0 && one_by_one.all.sign_errors > 0);
+    assert_true(one_by_one.all.dy_ulp_count < one_by_one.all.ulp_count);  /* dy = inf or NaN seen */
+    assert_same_stats(&pairs, &one_by_one);
+}
+
+static void test_add_pairs(void **state)
+{
+    (void)state;
+    add_pairs_matches_one_by_one(f16);
+    add_pairs_matches_one_by_one(ga_format_get(GA_FLOAT32));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_factors),
         cmocka_unit_test(test_sweep_bfloat16),
         cmocka_unit_test(test_sweep_float16),
+        cmocka_unit_test(test_add_pairs),
     };
     test_random_init();
     f16 = ga_format_get(GA_FLOAT16);

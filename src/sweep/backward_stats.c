@@ -99,55 +99,88 @@ run_add(struct run_sums *a, unsigned key, uint64_t index, ga_bits x, ga_bits dy,
     }
 }
 
-void ga_backward_stats_add_run(struct ga_backward_stats *s, const struct ga_format_layout *c,
-                               uint64_t index, ga_bits x, size_t n, const ga_bits *dy,
-                               const ga_bits *dx, const struct ga_truth *t,
-                               const struct ga_backward_tables *tables, struct ga_error *errors)
-{
-    const struct ga_format *f = c->format;
-    double xd = tables ? tables->value[x] : ga_decode(f, x);
-    bool root = xd >= GA_ROOT_REGION_LO && xd <= GA_ROOT_REGION_HI, unfaithful = false;
-    struct run_sums all, in_root;
+/* The inverse of dy's ulp (NaN where its value is not finite), without
+ * tables: kept for the next pair, since an x domain has one dy for all. */
+struct last_dy {
+    ga_bits dy;
+    double inverse;
+};
 
-    run_begin(&all, &s->all);
-    if (root)
-        run_begin(&in_root, &s->root);
-    for (size_t i = 0; i < n; i++) {
+static inline double ulp_inverse_of(const struct ga_format *f, struct last_dy *last, ga_bits dy)
+{
+    if (dy != last->dy || isnan(last->inverse)) {
+        double v = ga_decode(f, dy);
+        last->dy = dy;
+        last->inverse = isfinite(v) ? 1 / ga_ulp(f, v) : NAN;
+    }
+    return last->inverse;
+}
+
+/* m pairs with one x into the run sums (into in_root too where root, a
+ * constant where inlined, so each case gets its own loop); whether a pair
+ * in the root region was unfaithful. */
+static inline __attribute__((always_inline)) bool
+add_run(struct run_sums *all, struct run_sums *in_root, bool root,
+        const struct ga_format_layout *c, const struct ga_backward_tables *tables,
+        struct last_dy *last, uint64_t index, size_t m, ga_bits x, const ga_bits *dy,
+        const ga_bits *dx, const struct ga_truth *t, struct ga_error *errors)
+{
+    bool unfaithful = false;
+
+    for (size_t i = 0; i < m; i++) {
         struct ga_error e;
-        double inverse, q;
+        double q;
         unsigned key;
         ga_error_compute(c, dx[i], &t[i], &e);
         if (errors)
             errors[i] = e;
-        if (tables) {
-            inverse = tables->ulp_inverse[dy[i]];
-        } else {
-            double dyd = ga_decode(f, dy[i]);
-            inverse = isfinite(dyd) ? 1 / ga_ulp(f, dyd) : NAN;
-        }
-        q = e.abs * inverse;  /* |dx - dy d(x)| / ulp(dy): a power of 2, exact inverse */
+        /* |dx - dy d(x)| / ulp(dy): a power of 2, exact inverse */
+        q = e.abs * (tables ? tables->ulp_inverse[dy[i]] : ulp_inverse_of(c->format, last, dy[i]));
         key = e.flags | (wrong_sign(c, dx[i], &t[i]) ? SIGN_ERROR_BIT : 0);
-        run_add(&all, key, index + i, x, dy[i], dx[i], &t[i], &e, q);
+        run_add(all, key, index + i, x, dy[i], dx[i], &t[i], &e, q);
         if (root) {
-            run_add(&in_root, key, index + i, x, dy[i], dx[i], &t[i], &e, q);
+            run_add(in_root, key, index + i, x, dy[i], dx[i], &t[i], &e, q);
             unfaithful |= !(e.flags & GA_ERR_FAITHFUL)
                           && (t[i].rounded & ~c->sign_mask) < c->nan_magnitude;
         }
     }
-    run_end(&all, &s->all);
-    if (root)
-        run_end(&in_root, &s->root);
-    if (unfaithful) {
-        s->unfaithful_lo = fmin(s->unfaithful_lo, xd);  /* fmin ignores the NaN of none */
-        s->unfaithful_hi = fmax(s->unfaithful_hi, xd);
+    return unfaithful;
+}
+
+void ga_backward_stats_add_pairs(struct ga_backward_stats *s, const struct ga_format_layout *c,
+                                 uint64_t index, size_t n, const ga_bits *x, const ga_bits *dy,
+                                 const ga_bits *dx, const struct ga_truth *t,
+                                 const struct ga_backward_tables *tables, struct ga_error *errors)
+{
+    struct run_sums all, in_root;
+    struct last_dy last = { 0, NAN };
+
+    run_begin(&all, &s->all);
+    run_begin(&in_root, &s->root);
+    for (size_t i = 0, m; i < n; i += m) {
+        double xd = tables ? tables->value[x[i]] : ga_decode(c->format, x[i]);
+        bool root = xd >= GA_ROOT_REGION_LO && xd <= GA_ROOT_REGION_HI, unfaithful;
+        struct ga_error *e = errors ? errors + i : NULL;
+        for (m = 1; i + m < n && x[i + m] == x[i]; m++)
+            ;
+        unfaithful = root ? add_run(&all, &in_root, true, c, tables, &last, index + i, m, x[i],
+                                    dy + i, dx + i, t + i, e)
+                          : add_run(&all, &in_root, false, c, tables, &last, index + i, m, x[i],
+                                    dy + i, dx + i, t + i, e);
+        if (unfaithful) {
+            s->unfaithful_lo = fmin(s->unfaithful_lo, xd);  /* fmin ignores the NaN of none */
+            s->unfaithful_hi = fmax(s->unfaithful_hi, xd);
+        }
     }
+    run_end(&all, &s->all);
+    run_end(&in_root, &s->root);
 }
 
 void ga_backward_stats_add(struct ga_backward_stats *s, const struct ga_format_layout *c,
                            uint64_t index, ga_bits x, ga_bits dy, ga_bits dx,
                            const struct ga_truth *t, struct ga_error *e)
 {
-    ga_backward_stats_add_run(s, c, index, x, 1, &dy, &dx, t, NULL, e);
+    ga_backward_stats_add_pairs(s, c, index, 1, &x, &dy, &dx, t, NULL, e);
 }
 
 static void region_merge(struct ga_backward_region *a, const struct ga_backward_region *b)

@@ -68,13 +68,14 @@ struct ga_backward_tables {
     const double *ulp_inverse;
 };
 
-/* n pairs (x, dy[i]) with one x, numbered index + i: bit for bit what n
- * calls of ga_backward_stats_add give, faster.  tables may be NULL; so may
- * errors, else errors[i] receives pair i's error. */
-void ga_backward_stats_add_run(struct ga_backward_stats *s, const struct ga_format_layout *c,
-                               uint64_t index, ga_bits x, size_t n, const ga_bits *dy,
-                               const ga_bits *dx, const struct ga_truth *t,
-                               const struct ga_backward_tables *tables, struct ga_error *errors);
+/* n pairs (x[i], dy[i]), numbered index + i: bit for bit what n calls of
+ * ga_backward_stats_add give, faster, most where neighbours share x or dy.
+ * tables may be NULL; so may errors, else errors[i] receives pair i's
+ * error. */
+void ga_backward_stats_add_pairs(struct ga_backward_stats *s, const struct ga_format_layout *c,
+                                 uint64_t index, size_t n, const ga_bits *x, const ga_bits *dy,
+                                 const ga_bits *dx, const struct ga_truth *t,
+                                 const struct ga_backward_tables *tables, struct ga_error *errors);
 /* into += from, from covering pairs after into's. */
 void ga_backward_stats_merge(struct ga_backward_stats *into, const struct ga_backward_stats *from);
 

@@ -107,8 +107,8 @@ static int measure_tabled(const struct ga_backward_sweep *s, const struct ga_for
             if (status != GA_TRUTH_OK)
                 return -1;
         }
-        ga_backward_stats_add_run(st, c, start + i, x[i], m, dy + i, dx + i, t, &tab->lookup,
-                                  heat ? e : NULL);
+        ga_backward_stats_add_pairs(st, c, start + i, m, x + i, dy + i, dx + i, t, &tab->lookup,
+                                    heat ? e : NULL);
         for (size_t j = 0; heat != NULL && j < m; j++)
             ga_backward_heat_add(heat, x[i], dy[i + j], &e[j]);
     }
@@ -135,18 +135,16 @@ static int measure_dy_one(const struct ga_backward_sweep *s, const struct ga_for
                           const ga_bits *dx)
 {
     struct ga_truth t[GA_BACKWARD_RUN];
+    struct ga_error e[GA_BACKWARD_RUN];   /* the statistics' errors, for the heat map */
 
     for (size_t i = 0, m; i < n; i += m) {
         m = n - i < GA_BACKWARD_RUN ? n - i : GA_BACKWARD_RUN;
         if (ga_truth_fast_batch(s->reference, c->format, x + i, t, m) != 0)
             return -1;
-        for (size_t j = 0; j < m; j++) {
-            struct ga_error e;
-            ga_backward_stats_add(st, c, start + i + j, x[i + j], dy[i + j], dx[i + j], &t[j],
-                                  heat ? &e : NULL);
-            if (heat != NULL)
-                ga_backward_heat_add(heat, x[i + j], dy[i + j], &e);
-        }
+        ga_backward_stats_add_pairs(st, c, start + i, m, x + i, dy + i, dx + i, t, NULL,
+                                    heat ? e : NULL);
+        for (size_t j = 0; heat != NULL && j < m; j++)
+            ga_backward_heat_add(heat, x[i + j], dy[i + j], &e[j]);
     }
     return 0;
 }
