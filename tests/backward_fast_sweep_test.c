@@ -11,7 +11,11 @@
  *   ga_backward_truth per pair, the scalar kernel, each statistic
  *   accumulated pair by pair; 1 thread = 2 threads;
  * - ga_backward_stats_add_pairs over pairs that share x, dy, both or
- *   neither, against one ga_backward_stats_add per pair. */
+ *   neither, against one ga_backward_stats_add per pair;
+ * - rows swept together (shared pairs and truths) against each row swept
+ *   alone: float32 with dy = 1 (the fast oracle), bfloat16 from the tables
+ *   with heat maps, float16 pairs one by one; both references, and a tanh
+ *   form against gelu' too. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -370,6 +374,76 @@ static void test_add_pairs(void **state)
     add_pairs_matches_one_by_one(ga_format_get(GA_FLOAT32));
 }
 
+static void assert_same_heat(const struct ga_backward_heat *a, const struct ga_backward_heat *b)
+{
+    assert_int_equal(a->nan_x, b->nan_x);
+    for (int r = 0; r < a->rows; r++)
+        for (int k = 0; k < GA_HEAT_COLUMNS; k++) {
+            const struct ga_heat_cell *p = &a->cell[r][k], *q = &b->cell[r][k];
+            assert_int_equal(p->count, q->count);
+            assert_int_equal(p->incorrect, q->incorrect);
+            assert_int_equal(p->unfaithful, q->unfaithful);
+            assert_int_equal(bits_of(p->max_ulp), bits_of(q->max_ulp));
+        }
+}
+
+/* Four rows over one domain: ga_backward_sweep_rows against
+ * ga_backward_sweep_run of each, with 2 threads; tables when given. */
+static void rows_match_alone(const struct ga_format *f, const char *domain, bool tabled)
+{
+    static const struct { const char *kernel; enum ga_function reference; } rows[] = {
+        { "pytorch_gelu_backward", GA_GELU_GRAD },
+        { "pytorch_gelu_backward_tanh", GA_GELU_TANH_GRAD },
+        { "pytorch_gelu_backward_tanh", GA_GELU_GRAD },
+        { "megatron_bias_gelu_back", GA_GELU_TANH_GRAD },
+    };
+    enum { N = sizeof rows / sizeof rows[0] };
+    struct ga_backward_sweep s[N];
+    struct ga_backward_stats together[N], alone;
+    struct ga_backward_heat *heat[N], *heat_alone[N];
+    struct ga_grad_value *tables[2] = { NULL, NULL };
+    struct ga_pairs p;
+    char err[256];
+
+    assert_int_equal(ga_pairs_parse(&p, domain, f, ga_encode(f, 1.0), err, sizeof err), 0);
+    for (int k = 0; k < 2 && tabled; k++)
+        assert_non_null(tables[k] = ga_backward_grad_table(grads[k], f));
+    for (size_t r = 0; r < N; r++) {
+        s[r] = (struct ga_backward_sweep){
+            .name = rows[r].kernel, .impl = ga_backward_catalogue_find(rows[r].kernel),
+            .reference = rows[r].reference, .pairs = &p, .threads = 2,
+            .grad_table = tables[rows[r].reference == GA_GELU_TANH_GRAD] };
+        assert_non_null(s[r].impl);
+        heat[r] = heat_alone[r] = NULL;
+        if (r % 2 == 0 && f->bits <= 16) {  /* rows with and without a map */
+            assert_non_null(heat[r] = s[r].heat = ga_backward_heat_new(f));
+            assert_non_null(heat_alone[r] = ga_backward_heat_new(f));
+        }
+    }
+    assert_int_equal(ga_backward_sweep_rows(s, N, together, err, sizeof err), 0);
+    for (size_t r = 0; r < N; r++) {
+        s[r].heat = heat_alone[r];
+        assert_int_equal(ga_backward_sweep_run(&s[r], &alone, err, sizeof err), 0);
+        assert_true(alone.all.count == p.size);
+        assert_same_stats(&together[r], &alone);
+        if (heat[r] != NULL)
+            assert_same_heat(heat[r], heat_alone[r]);
+        free(heat[r]);
+        free(heat_alone[r]);
+    }
+    free(tables[0]);
+    free(tables[1]);
+    ga_pairs_free(&p);
+}
+
+static void test_rows(void **state)
+{
+    (void)state;
+    rows_match_alone(ga_format_get(GA_FLOAT32), "range:-0.76:-0.74,stride:8388608", false);
+    rows_match_alone(bf16, "pairs:random:300000:2", true);
+    rows_match_alone(f16, "pairs:random:20000:3", false);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -381,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_sweep_bfloat16),
         cmocka_unit_test(test_sweep_float16),
         cmocka_unit_test(test_add_pairs),
+        cmocka_unit_test(test_rows),
     };
     test_random_init();
     f16 = ga_format_get(GA_FLOAT16);

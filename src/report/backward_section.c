@@ -1,4 +1,4 @@
-/* Measuring a report's backward section: one backward sweep per row. */
+/* Measuring a report's backward section: its rows swept together. */
 #include "report/backward_section.h"
 
 #include <stdio.h>
@@ -63,6 +63,8 @@ int ga_backward_section_measure(struct ga_backward_section *s, const struct ga_f
 {
     struct ga_pairs *pairs = &s->pairs;
     struct ga_grad_value *tables[2] = { NULL, NULL };  /* gelu_grad, gelu_tanh_grad */
+    struct ga_backward_sweep sweeps[GA_BACKWARD_ROWS_MAX];
+    struct ga_backward_stats stats[GA_BACKWARD_ROWS_MAX];
     char why[512];
     int status = 0;
 
@@ -85,21 +87,24 @@ int ga_backward_section_measure(struct ga_backward_section *s, const struct ga_f
         }
     for (size_t i = 0; i < s->n && status == 0; i++) {
         struct ga_backward_row *r = &s->rows[i];
-        struct ga_backward_sweep sweep = { .name = r->impl->name, .impl = r->impl,
-                                           .reference = r->reference, .pairs = pairs,
-                                           .threads = threads,
-                                           .grad_table = tables[r->reference != GA_GELU_GRAD] };
+        sweeps[i] = (struct ga_backward_sweep){
+            .name = r->impl->name, .impl = r->impl, .reference = r->reference, .pairs = pairs,
+            .threads = threads, .grad_table = tables[r->reference != GA_GELU_GRAD] };
         if (f->id == GA_BFLOAT16 && r->reference == r->impl->approximates
             && has_heat_map(r->impl)
-            && !(r->heat = sweep.heat = ga_backward_heat_new(f))) {
+            && !(r->heat = sweeps[i].heat = ga_backward_heat_new(f))) {
             snprintf(err, errlen, "out of memory");
-            status = -1;
-        } else if (ga_backward_sweep_run(&sweep, &r->stats, why, sizeof why) != 0) {
-            snprintf(err, errlen, "%s against %s over %s: %s", r->impl->name,
-                     ga_function_name(r->reference), domain, why);
             status = -1;
         }
     }
+    /* all rows in one pass: the pairs and each reference's truths are shared */
+    if (status == 0 && s->n > 0
+        && ga_backward_sweep_rows(sweeps, s->n, stats, why, sizeof why) != 0) {
+        snprintf(err, errlen, "the backward section over %s: %s", domain, why);
+        status = -1;
+    }
+    for (size_t i = 0; i < s->n && status == 0; i++)
+        s->rows[i].stats = stats[i];
     free(tables[0]);
     free(tables[1]);
     if (status != 0)

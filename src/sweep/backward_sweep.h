@@ -38,4 +38,11 @@ struct ga_grad_value *ga_backward_grad_table(enum ga_function fn, const struct g
 int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_stats *out,
                           char *err, size_t errlen);
 
+/* n_rows sweeps of one pair domain (rows[0].pairs and rows[0].threads
+ * serve all) in one pass: each chunk's pairs are filled once and each
+ * reference's truths computed once for every row that has it.  out[r] is
+ * bit for bit what ga_backward_sweep_run(&rows[r], &out[r]) gives. */
+int ga_backward_sweep_rows(const struct ga_backward_sweep *rows, size_t n_rows,
+                           struct ga_backward_stats *out, char *err, size_t errlen);
+
 #endif
