@@ -287,8 +287,8 @@ static int worker_init(struct worker *w, const struct shared *sh)
         w->have_memo[r] = sh->tab[r].grad != NULL
                           && ga_backward_memo_init(&w->memo[r], references[r], f) == 0;
     }
-    w->x = malloc(2 * GA_BACKWARD_CHUNK * sizeof *w->x);
-    w->dy = w->x + GA_BACKWARD_CHUNK;
+    if ((w->x = malloc(2 * GA_BACKWARD_CHUNK * sizeof *w->x)) != NULL)
+        w->dy = w->x + GA_BACKWARD_CHUNK;
     w->dx = malloc(sh->n_rows * GA_BACKWARD_CHUNK * sizeof *w->dx);
     w->measured = malloc(sh->n_rows * sizeof *w->measured);
     w->heat = calloc(sh->n_rows, sizeof *w->heat);
