@@ -31,6 +31,7 @@
 #include "sweep/backward_sweep.h"
 #include "truth/backward.h"
 #include "truth/backward_memo.h"
+#include "backward_same.h"
 #include "test_random.h"
 
 static const struct ga_format *f16, *bf16;
@@ -253,39 +254,6 @@ static void reference_sweep(const struct ga_backward_impl *impl, enum ga_functio
     ga_backward_stats_merge(out, &chunk);
 }
 
-static void assert_same_region(const struct ga_backward_region *a, const struct ga_backward_region *b)
-{
-    assert_int_equal(a->count, b->count);
-    assert_int_equal(a->correct, b->correct);
-    assert_int_equal(a->faithful, b->faithful);
-    assert_int_equal(a->sign_errors, b->sign_errors);
-    assert_int_equal(a->nan_outputs, b->nan_outputs);
-    assert_int_equal(a->not_nan, b->not_nan);
-    assert_int_equal(a->inf_outputs, b->inf_outputs);
-    assert_int_equal(a->flushed, b->flushed);
-    assert_int_equal(a->zero_sign, b->zero_sign);
-    assert_int_equal(bits_of(a->max_ulp), bits_of(b->max_ulp));
-    assert_int_equal(bits_of(a->sum_ulp), bits_of(b->sum_ulp));
-    assert_int_equal(a->ulp_count, b->ulp_count);
-    assert_int_equal(bits_of(a->max_dy_ulp), bits_of(b->max_dy_ulp));
-    assert_int_equal(bits_of(a->sum_dy_ulp), bits_of(b->sum_dy_ulp));
-    assert_int_equal(a->dy_ulp_count, b->dy_ulp_count);
-    assert_int_equal(a->worst.index, b->worst.index);
-    assert_int_equal(a->worst.x, b->worst.x);
-    assert_int_equal(a->worst.dy, b->worst.dy);
-    assert_int_equal(a->worst.dx, b->worst.dx);
-    assert_int_equal(a->worst.truth, b->worst.truth);
-    assert_int_equal(bits_of(a->worst.ulp), bits_of(b->worst.ulp));
-}
-
-static void assert_same_stats(const struct ga_backward_stats *a, const struct ga_backward_stats *b)
-{
-    assert_same_region(&a->all, &b->all);
-    assert_same_region(&a->root, &b->root);
-    assert_int_equal(bits_of(a->unfaithful_lo), bits_of(b->unfaithful_lo));
-    assert_int_equal(bits_of(a->unfaithful_hi), bits_of(b->unfaithful_hi));
-}
-
 /* pairs:all over every 1531st x (43 of them, 2.8 million pairs: the tables
  * and the memo are used), offset so that the root region is visited. */
 static void sweep_matches_reference(const struct ga_format *f, const char *kernel)
@@ -305,8 +273,8 @@ static void sweep_matches_reference(const struct ga_format *f, const char *kerne
     assert_int_equal(ga_backward_sweep_run(&s, &fast2, err, sizeof err), 0);
     reference_sweep(impl, impl->approximates, &p, &ref);
     assert_true(ref.root.count > 0);
-    assert_same_stats(&fast, &ref);
-    assert_same_stats(&fast2, &ref);
+    assert_same_backward_stats(&fast, &ref);
+    assert_same_backward_stats(&fast2, &ref);
 }
 
 static void test_sweep_bfloat16(void **state)
@@ -364,7 +332,7 @@ static void add_pairs_matches_one_by_one(const struct ga_format *f)
     }
     assert_true(one_by_one.root.count > 0 && one_by_one.all.sign_errors > 0);
     assert_true(one_by_one.all.dy_ulp_count < one_by_one.all.ulp_count);  /* dy = inf or NaN seen */
-    assert_same_stats(&pairs, &one_by_one);
+    assert_same_backward_stats(&pairs, &one_by_one);
 }
 
 static void test_add_pairs(void **state)
@@ -372,19 +340,6 @@ static void test_add_pairs(void **state)
     (void)state;
     add_pairs_matches_one_by_one(f16);
     add_pairs_matches_one_by_one(ga_format_get(GA_FLOAT32));
-}
-
-static void assert_same_heat(const struct ga_backward_heat *a, const struct ga_backward_heat *b)
-{
-    assert_int_equal(a->nan_x, b->nan_x);
-    for (int r = 0; r < a->rows; r++)
-        for (int k = 0; k < GA_HEAT_COLUMNS; k++) {
-            const struct ga_heat_cell *p = &a->cell[r][k], *q = &b->cell[r][k];
-            assert_int_equal(p->count, q->count);
-            assert_int_equal(p->incorrect, q->incorrect);
-            assert_int_equal(p->unfaithful, q->unfaithful);
-            assert_int_equal(bits_of(p->max_ulp), bits_of(q->max_ulp));
-        }
 }
 
 /* Four rows over one domain: ga_backward_sweep_rows against
@@ -425,9 +380,9 @@ static void rows_match_alone(const struct ga_format *f, const char *domain, bool
         s[r].heat = heat_alone[r];
         assert_int_equal(ga_backward_sweep_run(&s[r], &alone, err, sizeof err), 0);
         assert_true(alone.all.count == p.size);
-        assert_same_stats(&together[r], &alone);
+        assert_same_backward_stats(&together[r], &alone);
         if (heat[r] != NULL)
-            assert_same_heat(heat[r], heat_alone[r]);
+            assert_same_backward_heat(heat[r], heat_alone[r]);
         free(heat[r]);
         free(heat_alone[r]);
     }

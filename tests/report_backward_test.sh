@@ -103,7 +103,7 @@ check "a bad backward domain is refused, the option named" \
 check "pairs:all is refused for float32" \
     refused "--float32-backward-domain" "$GELU_ACC" report --out "$tmp/x2" --formats float32 \
     --float32-domain stride:1048576 --float32-backward-domain pairs:all
-# A shard records the backward options; the merge measures the sections with them.
+# A shard records the backward options and measures its share of the sections.
 no_backward_shard() {
     "$GELU_ACC" report --formats bfloat16 --partial "$tmp/p" --no-backward &&
     "$GELU_ACC" merge --out "$tmp/merged" "$tmp/p" > /dev/null &&

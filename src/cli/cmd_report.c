@@ -73,9 +73,9 @@ static const char help[] =
     "writes its state (statistics and plot data) to FILE instead of pages;\n"
     "'gelu-acc merge --out DIR' of the N files writes what one report writes,\n"
     "byte for byte.  Under mpirun (a gelu-acc built with MPI) the ranks are the\n"
-    "shards and rank 0 writes DIR.  --real-outputs is not sharded, nor are the\n"
-    "backward sections: the merge measures them (rank 0 under mpirun), with the\n"
-    "backward options the shards were given, which their files record.\n";
+    "shards and rank 0 writes DIR.  The backward sections are sharded the same\n"
+    "way (each shard measures its share of their pairs); --real-outputs is not\n"
+    "sharded.\n";
 
 /* What each format is measured on: every encoding where there are few
  * enough, else the domain given for its width. */
@@ -130,30 +130,6 @@ static int write_backward_csv(FILE *out, const void *ctx)
 static int write_backward_json(FILE *out, const void *ctx)
 {
     return ga_write_backward_json(out, ((const struct page *)ctx)->backward);
-}
-
-/* f's backward section into *s (allocated), or NULL where f has none. */
-static int measure_backward(const struct ga_format *f, const struct ga_backward_domains *bw,
-                            int threads, struct ga_backward_section **s)
-{
-    const char *domain = ga_backward_domain_for(bw, f);
-    char err[1024];
-
-    *s = NULL;
-    if (domain == NULL)
-        return GA_EXIT_OK;
-    if (!(*s = malloc(sizeof **s))) {
-        ga_cli_error("report: out of memory");
-        return GA_EXIT_INTERNAL;
-    }
-    if (ga_backward_section_measure(*s, f, domain, threads, err, sizeof err) != 0) {
-        ga_cli_error("report: backward: %s", err);
-        free(*s);
-        *s = NULL;
-        return strstr(err, "out of memory") || strstr(err, "not decided") ? GA_EXIT_INTERNAL
-                                                                          : GA_EXIT_USAGE;
-    }
-    return GA_EXIT_OK;
 }
 
 /* The input format of the float8 pages' fused-cast section, on every
@@ -409,6 +385,64 @@ struct report_share {
     size_t format;                      /* the index of the format in save or merged */
 };
 
+/* The exit status of a backward section that failed with err. */
+static int backward_failed(const char *err)
+{
+    ga_cli_error("report: backward: %s", err);
+    return strstr(err, "out of memory") || strstr(err, "not decided") ? GA_EXIT_INTERNAL
+                                                                      : GA_EXIT_USAGE;
+}
+
+/* f's backward section into *s (allocated), or NULL where f has none:
+ * measured here, or taken from the merged shards of share. */
+static int measure_backward(const struct ga_format *f, const struct ga_backward_domains *bw,
+                            int threads, const struct report_share *share,
+                            struct ga_backward_section **s)
+{
+    const char *domain = ga_backward_domain_for(bw, f);
+    struct ga_backward_partial *merged = NULL;
+    char err[1024];
+    int status;
+
+    *s = NULL;
+    if (domain == NULL)
+        return GA_EXIT_OK;
+    if (share->merged && !(merged = share->merged->format[share->format].backward)) {
+        ga_cli_error("report: the shards have no backward section of %s", f->name);
+        return GA_EXIT_USAGE;
+    }
+    if (!(*s = malloc(sizeof **s))) {
+        ga_cli_error("report: out of memory");
+        return GA_EXIT_INTERNAL;
+    }
+    status = merged ? ga_backward_section_from_partial(*s, f, merged, err, sizeof err)
+                    : ga_backward_section_measure(*s, f, domain, threads, err, sizeof err);
+    if (status != 0) {
+        free(*s);
+        *s = NULL;
+        return backward_failed(err);
+    }
+    return GA_EXIT_OK;
+}
+
+/* The shard's share of f's backward section into the state of share (its
+ * last format), where f has a section. */
+static int save_backward_share(const struct ga_format *f, const struct ga_backward_domains *bw,
+                               int threads, const struct report_share *share)
+{
+    const char *domain = ga_backward_domain_for(bw, f);
+    struct ga_report_partial *rp = share->save;
+    char err[1024];
+
+    if (domain == NULL)
+        return GA_EXIT_OK;
+    if (ga_backward_section_measure_share(f, domain, threads, share->shard, share->shards,
+                                          &rp->format[rp->nformats - 1].backward, err,
+                                          sizeof err) != 0)
+        return backward_failed(err);
+    return GA_EXIT_OK;
+}
+
 /* Sweep shard k of n of domain d for m[0..count): the sweep's chunks of the
  * shard (none: nothing measured, the statistics stay empty). */
 static int sweep_share(const struct ga_format *f, const struct ga_domain *d,
@@ -569,6 +603,8 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     }
     if (status == GA_EXIT_OK && share->save) {
         status = save_share(f, m, n, nreal, &domain, &real_domain, base, share);
+        if (status == GA_EXIT_OK)
+            status = save_backward_share(f, bw, base->threads, share);
         n = nreal = 0;  /* no page */
         status = status == GA_EXIT_OK ? SHARE_SAVED : status;
     }
@@ -578,8 +614,8 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
             status = GA_EXIT_INTERNAL;
     if (status == GA_EXIT_OK)
         status = measure_cast(f, &cast);
-    if (status == GA_EXIT_OK)  /* at merge time too: partial files do not carry it */
-        status = measure_backward(f, bw, base->threads, &backward);
+    if (status == GA_EXIT_OK)
+        status = measure_backward(f, bw, base->threads, share, &backward);
     /* Measured here, then graded from files: after this, nreal counts both. */
     if (status == GA_EXIT_OK) {
         size_t rows = n + nreal;
@@ -792,7 +828,7 @@ static int report_all(const char *dir, const char *formats, const char *f32_doma
 /* A shard of every format of the list into share->save (no page). */
 static int report_shard(const char *formats, const char *f32_domain,
                         const char *real_f32_domain, const struct ga_sweep_options *so,
-                        struct report_share *share)
+                        struct report_share *share, const struct ga_backward_domains *bw)
 {
     char list[256];
     int status = GA_EXIT_OK;
@@ -802,7 +838,7 @@ static int report_shard(const char *formats, const char *f32_domain,
         const struct ga_format *f = ga_format_by_name(name);
         const char *domain = f->bits > 16 ? f32_domain : "all";
         const char *real = f->bits > 16 && real_f32_domain ? real_f32_domain : domain;
-        status = report_format(NULL, f, domain, real, NULL, 0, so, "", NULL, share, NULL);
+        status = report_format(NULL, f, domain, real, NULL, 0, so, "", NULL, share, bw);
     }
     return status;
 }
@@ -831,8 +867,7 @@ static int merge_shares(struct ga_report_partial *parts, size_t n, char *const *
     return GA_EXIT_USAGE;
 }
 
-/* The pages of merged shards, as one 'report' run writes them (the backward
- * sections measured here, on the shards' backward options). */
+/* The pages of merged shards, as one 'report' run writes them. */
 static int write_merged(struct ga_report_partial *all, const char *dir, bool force)
 {
     struct ga_sweep_options so = { .oracle = all->oracle };
@@ -939,7 +974,7 @@ static int report_shards(const char *formats, const char *f32_domain,
     mine.shard = share->shard;
     mine.shards = share->shards;
     share->save = &mine;
-    status = report_shard(formats, f32_domain, real_f32_domain, so, share);
+    status = report_shard(formats, f32_domain, real_f32_domain, so, share, bw);
     if (status == GA_EXIT_OK && ga_ranks_count() > 1) {
         status = merge_ranks(&mine, dir, force);
     } else if (status == GA_EXIT_OK && ga_report_partial_write(partial, &mine, &err) != GA_IO_OK) {

@@ -17,6 +17,7 @@
 #include "impls/backward.h"
 #include "io/io_error.h"
 #include "sweep/backward_heat.h"
+#include "sweep/backward_partial.h"
 #include "sweep/backward_stats.h"
 #include "sweep/domain.h"
 #include "sweep/pairs.h"
@@ -63,6 +64,19 @@ struct ga_backward_section {
  * domain, out of memory, a truth undecided). */
 int ga_backward_section_measure(struct ga_backward_section *s, const struct ga_format *f,
                                 const char *domain, int threads, char *err, size_t errlen);
+/* Shard k of n of that section ('report --shard', a rank under mpirun):
+ * *part receives the shard's state (sweep/backward_partial.h).  0, or -1
+ * with a message. */
+int ga_backward_section_measure_share(const struct ga_format *f, const char *domain,
+                                      int threads, uint32_t k, uint32_t n,
+                                      struct ga_backward_partial **part, char *err,
+                                      size_t errlen);
+/* The section of f from its shards merged (ga_backward_partials_merge),
+ * whose rows must be the ones planned here; merged's heat maps move into
+ * s.  0, or -1 with a message. */
+int ga_backward_section_from_partial(struct ga_backward_section *s, const struct ga_format *f,
+                                     struct ga_backward_partial *merged, char *err,
+                                     size_t errlen);
 void ga_backward_section_free(struct ga_backward_section *s);
 
 /* The section (a "## Backward" heading, explanation, tables), 0 or -1. */

@@ -219,3 +219,25 @@ void ga_backward_stats_merge(struct ga_backward_stats *into, const struct ga_bac
     into->unfaithful_lo = fmin(into->unfaithful_lo, from->unfaithful_lo);
     into->unfaithful_hi = fmax(into->unfaithful_hi, from->unfaithful_hi);
 }
+
+struct ga_backward_sums ga_backward_sums_of(const struct ga_backward_stats *s)
+{
+    return (struct ga_backward_sums){ s->all.sum_ulp, s->all.sum_dy_ulp, s->root.sum_ulp,
+                                      s->root.sum_dy_ulp };
+}
+
+void ga_backward_sums_set(struct ga_backward_stats *s, const struct ga_backward_sums *sums)
+{
+    s->all.sum_ulp = sums->ulp;
+    s->all.sum_dy_ulp = sums->dy_ulp;
+    s->root.sum_ulp = sums->root_ulp;
+    s->root.sum_dy_ulp = sums->root_dy_ulp;
+}
+
+void ga_backward_sums_add(struct ga_backward_sums *into, const struct ga_backward_sums *from)
+{
+    into->ulp += from->ulp;
+    into->dy_ulp += from->dy_ulp;
+    into->root_ulp += from->root_ulp;
+    into->root_dy_ulp += from->root_dy_ulp;
+}

@@ -79,4 +79,19 @@ void ga_backward_stats_add_pairs(struct ga_backward_stats *s, const struct ga_fo
 /* into += from, from covering pairs after into's. */
 void ga_backward_stats_merge(struct ga_backward_stats *into, const struct ga_backward_stats *from);
 
+/* The sums of a statistics: the only figures merging adds in floating
+ * point, so the only ones whose bits depend on how the pairs were grouped.
+ * A sweep merges one statistics per chunk, in chunk order; replaying the
+ * chunks' sums in that order (ga_backward_sums_add) gives its bits from
+ * shards that each merged only their own chunks. */
+struct ga_backward_sums {
+    double ulp, dy_ulp;            /* region all */
+    double root_ulp, root_dy_ulp;  /* region root */
+};
+
+struct ga_backward_sums ga_backward_sums_of(const struct ga_backward_stats *s);
+void ga_backward_sums_set(struct ga_backward_stats *s, const struct ga_backward_sums *sums);
+/* into += from, as ga_backward_stats_merge adds them. */
+void ga_backward_sums_add(struct ga_backward_sums *into, const struct ga_backward_sums *from);
+
 #endif

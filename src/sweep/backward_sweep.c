@@ -112,7 +112,6 @@ struct shared {
     const struct ga_backward_sweep *rows;
     size_t n_rows;
     struct ga_format_layout layout;
-    bool wanted[2];               /* some row has this reference */
     bool fast[2];                 /* the fast oracle covers it in the format */
     struct encoding_tables tab[2];  /* per reference; values in tab[0] or tab[1] */
     const struct ga_backward_tables *lookup;  /* the value tables, or NULL */
@@ -238,8 +237,9 @@ static int run_chunk(const struct shared *sh, struct worker *w, uint64_t start, 
  * or -1. */
 static int shared_tables(struct shared *sh, const struct ga_format *f, uint64_t size)
 {
+    bool wanted[2] = { false, false };  /* some row has this reference */
     for (size_t i = 0; i < sh->n_rows; i++)
-        sh->wanted[ref_of(sh->rows[i].reference)] = true;
+        wanted[ref_of(sh->rows[i].reference)] = true;
     for (int r = 0; r < 2; r++)
         sh->fast[r] = ga_truth_fast_covers(references[r], f);
     if (f->bits > 16)
@@ -249,7 +249,7 @@ static int shared_tables(struct shared *sh, const struct ga_format *f, uint64_t 
         for (size_t i = 0; i < sh->n_rows && given == NULL; i++)
             if (ref_of(sh->rows[i].reference) == r)
                 given = sh->rows[i].grad_table;
-        if (!sh->wanted[r] || (given == NULL && size < ((uint64_t)1 << 20)))
+        if (!wanted[r] || (given == NULL && size < ((uint64_t)1 << 20)))
             continue;
         sh->tab[r].grad = given ? given
                                 : (sh->tab[r].own_grad = ga_backward_grad_table(references[r], f));
@@ -300,12 +300,18 @@ static int worker_init(struct worker *w, const struct shared *sh)
     return 0;
 }
 
-int ga_backward_sweep_rows(const struct ga_backward_sweep *rows, size_t n_rows,
-                           struct ga_backward_stats *out, char *err, size_t errlen)
+uint64_t ga_backward_sweep_chunks(uint64_t pairs)
+{
+    return (pairs + GA_BACKWARD_CHUNK - 1) / GA_BACKWARD_CHUNK;
+}
+
+int ga_backward_sweep_share(const struct ga_backward_sweep *rows, size_t n_rows, uint64_t first,
+                            uint64_t end, struct ga_backward_stats *out,
+                            struct ga_backward_sums *sums, char *err, size_t errlen)
 {
     const struct ga_format *f = rows[0].pairs->format;
     uint64_t size = rows[0].pairs->size;
-    size_t chunks = (size_t)((size + GA_BACKWARD_CHUNK - 1) / GA_BACKWARD_CHUNK);
+    size_t chunks = (size_t)(end - first);
     struct ga_backward_stats *per = calloc((chunks ? chunks : 1) * n_rows, sizeof *per);
     struct shared sh = { .rows = rows, .n_rows = n_rows };
     int failed = 0;
@@ -332,7 +338,7 @@ int ga_backward_sweep_rows(const struct ga_backward_sweep *rows, size_t n_rows,
             failed = 1;
         #pragma omp for schedule(dynamic, 1)
         for (size_t k = 0; k < chunks; k++) {
-            uint64_t start = (uint64_t)k * GA_BACKWARD_CHUNK;
+            uint64_t start = (first + k) * GA_BACKWARD_CHUNK;
             size_t n = (size_t)(size - start < GA_BACKWARD_CHUNK ? size - start
                                                                  : GA_BACKWARD_CHUNK);
             if (!failed)
@@ -352,12 +358,22 @@ int ga_backward_sweep_rows(const struct ga_backward_sweep *rows, size_t n_rows,
         for (size_t k = 0; k < chunks && !failed; k++)
             ga_backward_stats_merge(&out[r], &per[k * n_rows + r]);
     }
+    for (size_t i = 0; sums != NULL && i < chunks * n_rows && !failed; i++)
+        sums[i] = ga_backward_sums_of(&per[i]);
     free(per);
     tables_free(&sh.tab[0]);
     tables_free(&sh.tab[1]);
     if (failed)
         snprintf(err, errlen, "a truth was not decided, or the domain could not be read");
     return failed ? -1 : 0;
+}
+
+int ga_backward_sweep_rows(const struct ga_backward_sweep *rows, size_t n_rows,
+                           struct ga_backward_stats *out, char *err, size_t errlen)
+{
+    return ga_backward_sweep_share(rows, n_rows, 0,
+                                   ga_backward_sweep_chunks(rows[0].pairs->size), out, NULL, err,
+                                   errlen);
 }
 
 int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_stats *out,

@@ -45,4 +45,17 @@ int ga_backward_sweep_run(const struct ga_backward_sweep *s, struct ga_backward_
 int ga_backward_sweep_rows(const struct ga_backward_sweep *rows, size_t n_rows,
                            struct ga_backward_stats *out, char *err, size_t errlen);
 
+/* The chunks of a domain of that many pairs: the sweep's units of work, of
+ * sharing (shard.h) and of merging. */
+uint64_t ga_backward_sweep_chunks(uint64_t pairs);
+
+/* ga_backward_sweep_rows over chunks [first, end) of the domain only: out[r]
+ * holds those chunks merged in order, each row's heat map only their pairs;
+ * unless sums is NULL, sums[k * n_rows + r] receives the sums of chunk
+ * first + k alone for row r (backward_stats.h), so that shards of a sweep
+ * merge into its bits (backward_partial.h). */
+int ga_backward_sweep_share(const struct ga_backward_sweep *rows, size_t n_rows, uint64_t first,
+                            uint64_t end, struct ga_backward_stats *out,
+                            struct ga_backward_sums *sums, char *err, size_t errlen);
+
 #endif

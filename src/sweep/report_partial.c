@@ -1,6 +1,7 @@
 /* The report partial file (report_partial.h): the options, then per format
  * each measurement as a length-prefixed partial file (partial_file.c) and
- * its profile, sparse; an FNV-1a checksum closes it. */
+ * its profile, sparse, then the backward section's shard; an FNV-1a
+ * checksum closes it. */
 #include "sweep/report_partial.h"
 
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 #include "sweep/state_header.h"
 
 #define MAGIC "gelu-acc report "  /* 16 bytes, no NUL */
-#define VERSION 2u  /* 2: the backward options */
+#define VERSION 3u  /* 2: the backward options; 3: the backward sections */
 #define MAX_FILE_BYTES ((size_t)1 << 30)
 
 int ga_report_partial_add_format(struct ga_report_partial *rp, const struct ga_format *f,
@@ -24,6 +25,7 @@ int ga_report_partial_add_format(struct ga_report_partial *rp, const struct ga_f
         return -1;
     e->format = f;
     e->count = count;
+    e->backward = NULL;
     e->parts = calloc(count + 1, sizeof *e->parts);
     e->profiles = calloc(count + 1, sizeof *e->profiles);
     rp->nformats++;
@@ -42,6 +44,8 @@ void ga_report_partial_free(struct ga_report_partial *rp)
         }
         free(e->parts);
         free(e->profiles);
+        ga_backward_partial_free(e->backward);
+        e->backward = NULL;
     }
     rp->nformats = 0;
 }
@@ -112,6 +116,35 @@ static int merge_one(struct ga_report_partial *parts, size_t n, size_t i, size_t
     return 0;
 }
 
+/* The backward sections of format i of every part, merged into out's. */
+static int merge_backward(struct ga_report_partial *parts, size_t n, size_t i,
+                          struct ga_report_partial_format *e, struct ga_report_merge_problem *why)
+{
+    struct ga_backward_partial **set = calloc(n, sizeof *set);
+    const char *what = "out of memory";
+    size_t index = 0;
+    int status = -1;
+
+    for (size_t k = 0; set && k < n; k++)
+        set[k] = parts[k].format[i].backward;
+    for (size_t k = 0; set && k < n && status == -1; k++)
+        if (!set[k]) {
+            what = "a shard without the backward section";
+            index = k;
+            status = 1;
+        }
+    if (set && status == -1)
+        status = ga_backward_partials_merge(set, n, &e->backward, &what, &index);
+    free(set);
+    if (status != 0) {
+        *why = (struct ga_report_merge_problem){ .no_memory = strcmp(what, "out of memory") == 0,
+                                                 .index = index, .impl = "the backward section",
+                                                 .format = e->format->name, .what = what };
+        return -1;
+    }
+    return 0;
+}
+
 int ga_report_partials_merge(struct ga_report_partial *parts, size_t n,
                              struct ga_report_partial *out, struct ga_report_merge_problem *why)
 {
@@ -140,6 +173,8 @@ int ga_report_partials_merge(struct ga_report_partial *parts, size_t n,
         }
         for (size_t j = 0; j < count && status == 0; j++)
             status = merge_one(parts, n, i, j, set, &out->format[i], why);
+        if (status == 0 && parts[0].format[i].backward)
+            status = merge_backward(parts, n, i, &out->format[i], why);
     }
     free(set);
     return status;
@@ -209,6 +244,9 @@ enum ga_io_status ga_report_partial_encode(const struct ga_report_partial *rp,
             if (e->profiles[j])
                 put_profile(&w, e->profiles[j]);
         }
+        ga_bytes_put_u8(&w, e->backward != NULL);
+        if (e->backward)
+            ga_backward_partial_put(&w, e->backward);
     }
     if (s != GA_IO_OK) {
         ga_bytes_writer_free(&w);
@@ -328,6 +366,12 @@ enum ga_io_status ga_report_partial_decode(const unsigned char *data, size_t siz
             r.at += n;
             if (ga_bytes_get_u8(&r) && !r.failure)
                 e->profiles[j] = get_profile(&r, f);
+        }
+        if (!r.failure && ga_bytes_get_u8(&r) && !r.failure) {
+            struct ga_backward_partial *b = ga_backward_partial_get(&r, f);
+            rp->format[i].backward = b;
+            ga_bytes_need(&r, !b || (b->shard == rp->shard && b->shards == rp->shards),
+                          "a backward section of another shard");
         }
     }
     return ga_bytes_close_body(&r, "bytes follow the measurements", err);

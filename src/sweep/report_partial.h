@@ -2,15 +2,17 @@
  * --partial FILE', and each rank under mpirun): for every format of the
  * report, the partial of each measurement of its plan (partial.h, complete
  * for shard K of N of that measurement's domain) and its error profile
- * (profile.h), with the options that shape the report.  The shards of one
- * report merge measurement by measurement, exactly (ga_partials_merge,
- * ga_profile_merge), into the figures and plots of one process.
+ * (profile.h), its backward section's shard (backward_partial.h), with the
+ * options that shape the report.  The shards of one report merge
+ * measurement by measurement, exactly (ga_partials_merge, ga_profile_merge,
+ * ga_backward_partials_merge), into the figures and plots of one process.
  * The file: magic, version, options, then the formats; described in
  * doc/partial-format.md. */
 #ifndef GA_REPORT_PARTIAL_H
 #define GA_REPORT_PARTIAL_H
 
 #include "formats/format.h"
+#include "sweep/backward_partial.h"
 #include "sweep/partial.h"
 #include "sweep/profile.h"
 
@@ -19,14 +21,15 @@ struct ga_report_partial_format {
     size_t count;
     struct ga_partial **parts;       /* count entries */
     struct ga_profile **profiles;    /* count entries, NULL: no profile */
+    struct ga_backward_partial *backward;  /* the backward section's shard, or NULL */
 };
 
 struct ga_report_partial {
     char program[64];
     char formats[256];
     char float32_domain[GA_DOMAIN_SPEC_LEN], real_float32_domain[GA_DOMAIN_SPEC_LEN];
-    /* The backward sections, which 'merge --out' measures: none, or the
-     * domains of bfloat16, float16 and float32 ("" for the default). */
+    /* The backward sections' options: none, or the domains of bfloat16,
+     * float16 and float32 ("" for the default). */
     bool no_backward;
     char backward_domain[3][GA_DOMAIN_SPEC_LEN];
     enum ga_oracle oracle;
