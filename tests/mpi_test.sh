@@ -107,11 +107,19 @@ check "a command that does not run over ranks is refused" \
     expect_status 2 mpi 2 truth --format float32 1
 check "report --partial is refused under mpirun" \
     expect_status 2 mpi 2 report --formats bfloat16 --partial "$tmp/p"
-check "sweep --backward and --input-format run as one process: refused under mpirun" \
+check "sweep --input-format runs as one process: refused under mpirun" \
     bash -c "$(declare -f expect_status stderr_has mpi); tmp=$tmp; GELU_ACC=$GELU_ACC; GELU_ACC_MPIRUN=$GELU_ACC_MPIRUN;
-             expect_status 2 mpi 2 sweep --backward --impl pytorch_gelu_backward --format bfloat16 --domain pairs:random:100 &&
-             stderr_has '--backward runs as one process' &&
              expect_status 2 mpi 2 sweep --format float8_e4m3fn --input-format bfloat16 && stderr_has '--input-format runs as one process'"
+# Backward sweeps: chunks of 65536 pairs over the ranks, each chunk's sums
+# replayed in order on rank 0 (5 chunks of bfloat16 pairs, 4 of float32 x).
+for n in 2 3; do
+    check "sweep --backward bfloat16 pairs:random:300000, $n ranks = one process (JSON)" \
+        ranks "$n" sweep --backward --impl pytorch_gelu_backward_native --format bfloat16 \
+        --domain pairs:random:300000:2 --json --threads 1
+    check "sweep --backward float32 stride:16384 with dy = 1, $n ranks = one process (text)" \
+        ranks "$n" sweep --backward --impl llmc_gelu_backward --format float32 \
+        --domain stride:16384 --threads 1
+done
 check "report of float64 is refused under mpirun (no partial file holds its encodings)" \
     expect_status 2 mpi 2 report --formats float64 --out "$tmp/r64"
 finish

@@ -259,13 +259,8 @@ int ga_cmd_sweep(int argc, char **argv)
     char *plugin_spec = NULL;
     int opt, status;
 
-    if (ga_cli_wants_backward(argc, argv)) {
-        if (ga_ranks_count() > 1) {
-            ga_cli_error("sweep: --backward runs as one process, not under mpirun");
-            return GA_EXIT_USAGE;
-        }
+    if (ga_cli_wants_backward(argc, argv))
         return ga_cmd_sweep_backward(argc, argv);
-    }
     ga_cli_options_init(&o, "sweep", help, false, true);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {

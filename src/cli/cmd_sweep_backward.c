@@ -27,6 +27,9 @@ static const char help[] =
     "A plugin kernel runs in worker processes as in a forward sweep: a batch it\n"
     "crashes or hangs on (--timeout per batch, default 10 s) is left out and\n"
     "reported with the pairs responsible.\n"
+    "Under 'mpirun -n P' (a gelu-acc built with MPI) rank R measures shard R+1\n"
+    "of P of the pairs (chunks of 65536) and rank 0 prints them merged, byte for\n"
+    "byte what one process prints.\n"
     "Exit status: 0 measured, 1 the kernel failed, 2 usage or input error,\n"
     "3 a truth not decided.\n";
 
