@@ -2,7 +2,8 @@
 # Shards, merge and checkpoints: the shards of a sweep, merged, print what
 # one sweep prints, byte for byte; sets that are not one sweep are refused by
 # name; a sweep killed (SIGKILL) after a checkpoint resumes to the bytes of an
-# uninterrupted run.
+# uninterrupted run.  Backward sweeps (sweep --backward) shard and merge the
+# same way.
 . "${top_srcdir:-.}/tests/tap.sh"
 
 # refused TEXT COMMAND...: COMMAND exits with status 2 and says TEXT.
@@ -151,6 +152,43 @@ check "a checkpoint of another shard is refused" \
     refused "holds shard 1/1" "$GELU_ACC" sweep --impl erf --format float32 --domain stride:$stride --checkpoint $tmp/ck --shard 1/2 --partial $tmp/x
 check "a finished checkpoint run again, with other --threads and --csv: the sweep's result" \
     bash -c "$GELU_ACC sweep --impl erf --format float32 --domain stride:$stride --threads 2 --csv --checkpoint $tmp/ck > $tmp/a && $GELU_ACC sweep --impl erf --format float32 --domain stride:$stride --csv > $tmp/b && cmp $tmp/a $tmp/b"
+# Backward sweeps: chunks of 65536 pairs; the merge replays each chunk's
+# sums in chunk order (5 chunks of bfloat16 pairs, 4 of float32 x, 2 of a
+# float16 x range with dy = -3).
+bw=(--backward --impl pytorch_gelu_backward_native --format bfloat16 --domain pairs:random:300000:2)
+for n in 1 2 3 7; do
+    check "backward bfloat16 pairs:random:300000: N = $n shards merged = one sweep (JSON)" \
+        sharded --json "$n" "${bw[@]}"
+done
+check "backward float32 llmc, stride:16384: 4 shards merged = one sweep (text)" \
+    sharded "" 4 --backward --impl llmc_gelu_backward --format float32 --domain stride:16384
+check "backward float16 x range with dy = -3, against gelu_grad: 2 shards merged = one sweep" \
+    sharded --json 2 --backward --impl megatron_bias_gelu_back --format float16 \
+    --reference gelu_grad --domain range:-8:8:100000 --dy -3
+for k in 1 2 3; do
+    "$GELU_ACC" sweep "${bw[@]}" --shard "$k/3" --partial "$tmp/bw$k"
+done
+"$GELU_ACC" sweep --backward --impl pytorch_gelu_backward --format bfloat16 \
+    --domain pairs:random:300000:2 --shard 2/3 --partial "$tmp/bw_other"
+"$GELU_ACC" sweep "${bw[@]}" --shard 2/4 --partial "$tmp/bw_four"
+check "backward: a missing shard is refused" \
+    refused "shards are missing" "$GELU_ACC" merge "$tmp/bw1" "$tmp/bw3"
+check "backward: a shard given twice is refused" \
+    refused "a shard given twice" "$GELU_ACC" merge "$tmp/bw1" "$tmp/bw1" "$tmp/bw3"
+check "backward: a shard of another kernel is refused, the field named" \
+    refused "its kernel is 'pytorch_gelu_backward', not 'pytorch_gelu_backward_native'" \
+    "$GELU_ACC" merge "$tmp/bw1" "$tmp/bw_other" "$tmp/bw3"
+check "backward: a shard of another number of shards is refused" \
+    refused "another number of shards" "$GELU_ACC" merge "$tmp/bw1" "$tmp/bw_four" "$tmp/bw3"
+cut_short() {
+    head -c 200 "$tmp/bw2" > "$tmp/bw_cut" &&
+    refused "damaged or cut short" "$GELU_ACC" merge "$tmp/bw1" "$tmp/bw_cut" "$tmp/bw3"
+}
+check "backward: a file cut short is refused" cut_short
+check "backward: --csv is refused (a backward sweep prints text or JSON)" \
+    refused "text or --json" "$GELU_ACC" merge --csv "$tmp/bw1" "$tmp/bw2" "$tmp/bw3"
+check "backward: --shard without --partial is refused" \
+    refused "--shard needs --partial" "$GELU_ACC" sweep "${bw[@]}" --shard 1/2
 check "--checkpoint-interval without --checkpoint is refused" \
     refused "needs --checkpoint" "$GELU_ACC" sweep --impl erf --format bfloat16 --checkpoint-interval 5
 finish

@@ -12,6 +12,7 @@
 #include "io/bytes.h"
 #include "report/backward_print.h"
 #include "sweep/backward_partial.h"
+#include "sweep/backward_sweep_file.h"
 
 int ga_cli_derivative(const char *cmd, const char *name, enum ga_function *fn)
 {
@@ -54,32 +55,43 @@ static int merge_ranks(const struct ga_format *f, unsigned char **all, const siz
     return status;
 }
 
+/* Shard k of n of s's pairs swept (one row, each chunk's sums kept), or
+ * NULL with a message. */
+static struct ga_backward_partial *sweep_shard(const struct ga_backward_sweep *s, uint32_t k,
+                                               uint32_t n, char *err, size_t errlen)
+{
+    struct ga_backward_partial *p = ga_backward_partial_new(s->pairs->format, s->pairs->spec,
+                                                            s->pairs->size, k, n, 1);
+
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (ga_backward_sweep_share(s, 1, p->first, p->end, &p->row[0].stats, p->sums, err,
+                                errlen) != 0) {
+        ga_backward_partial_free(p);
+        return NULL;
+    }
+    snprintf(p->row[0].impl, sizeof p->row[0].impl, "%s", s->name);
+    p->row[0].reference = s->reference;
+    return p;
+}
+
 /* Under mpirun: this rank's shard of s's pairs, handed to rank 0, which
  * merges every rank's into *st (the bits of one process).  0, or -1 with a
  * message. */
 static int sweep_ranks(const struct ga_backward_sweep *s, struct ga_backward_stats *st, char *err,
                        size_t errlen)
 {
-    const struct ga_format *f = s->pairs->format;
-    struct ga_backward_partial *mine = ga_backward_partial_new(f, s->pairs->spec, s->pairs->size,
-                                                               ga_ranks_rank() + 1,
-                                                               ga_ranks_count(), 1);
+    struct ga_backward_partial *mine = sweep_shard(s, ga_ranks_rank() + 1, ga_ranks_count(), err,
+                                                   errlen);
     struct ga_byte_writer w = { 0 };
     unsigned char **all = NULL;
     size_t *sizes = NULL;
     int status;
 
-    if (!mine) {
-        snprintf(err, errlen, "out of memory");
+    if (!mine)
         return -1;
-    }
-    if (ga_backward_sweep_share(s, 1, mine->first, mine->end, &mine->row[0].stats, mine->sums, err,
-                                errlen) != 0) {
-        ga_backward_partial_free(mine);
-        return -1;
-    }
-    snprintf(mine->row[0].impl, sizeof mine->row[0].impl, "%s", s->name);
-    mine->row[0].reference = s->reference;
     ga_backward_partial_put(&w, mine);
     ga_backward_partial_free(mine);
     if (w.failed || ga_ranks_gather(w.data, w.size, &all, &sizes) != 0) {
@@ -88,8 +100,29 @@ static int sweep_ranks(const struct ga_backward_sweep *s, struct ga_backward_sta
         return -1;
     }
     ga_bytes_writer_free(&w);
-    status = ga_ranks_rank() == 0 ? merge_ranks(f, all, sizes, st, err, errlen) : 0;
+    status = ga_ranks_rank() == 0 ? merge_ranks(s->pairs->format, all, sizes, st, err, errlen)
+                                  : 0;
     ga_ranks_gather_free(all, sizes);
+    return status;
+}
+
+int ga_cli_backward_save(const struct ga_backward_sweep *s, const struct ga_backward_sweep_id *id,
+                         uint32_t k, uint32_t n, const char *path)
+{
+    struct ga_backward_sweep_file file = { .id = *id };
+    struct ga_io_error io;
+    char err[512];
+    int status = GA_EXIT_OK;
+
+    if (!(file.part = sweep_shard(s, k, n, err, sizeof err))) {
+        ga_cli_error("sweep: %s", err);
+        return GA_EXIT_INTERNAL;
+    }
+    if (ga_backward_sweep_file_write(path, &file, &io) != GA_IO_OK) {
+        ga_cli_error("sweep: partial: %s", io.message);
+        status = GA_EXIT_USAGE;
+    }
+    ga_backward_sweep_file_free(&file);
     return status;
 }
 

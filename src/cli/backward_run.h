@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "sweep/backward_sweep.h"
+#include "sweep/backward_sweep_file.h"
 
 /* --reference NAME of a backward measurement: a derivative.  0, or -1 with
  * a message. */
@@ -16,5 +17,14 @@ int ga_cli_derivative(const char *cmd, const char *name, enum ga_function *fn);
  * GA_EXIT_USAGE or GA_EXIT_INTERNAL (a truth not decided). */
 int ga_cli_backward_run(const char *cmd, const struct ga_backward_sweep *s, bool json,
                         const char *(*read_error)(const void *ctx), const void *ctx);
+
+/* sweep --backward --shard K/N --partial PATH: shard k of n of s's pairs
+ * into a partial file with identity id.  A GA_EXIT_* status. */
+int ga_cli_backward_save(const struct ga_backward_sweep *s, const struct ga_backward_sweep_id *id,
+                         uint32_t k, uint32_t n, const char *path);
+
+/* merge of backward partial files names[0..n): prints what the one sweep
+ * prints (text or JSON).  A GA_EXIT_* status. */
+int ga_cli_backward_merge(char *const *names, size_t n, bool json);
 
 #endif

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/backward_run.h"
 #include "cli/measure.h"
+#include "io/bytes.h"
 #include "sweep/partial.h"
 
 static const char help[] =
@@ -14,9 +16,11 @@ static const char help[] =
     "       gelu-acc merge --out DIR [--force] REPORT-PARTIAL...\n"
     "\n"
     "Merges the partial files that 'gelu-acc sweep --shard K/N --partial FILE'\n"
-    "wrote for K = 1 .. N, and prints what the sweep of the whole domain prints\n"
-    "(text, --json or --csv), byte for byte.  Every shard must be given once, and\n"
-    "every file must come from the same program version, format, kernel,\n"
+    "(or 'sweep --backward --shard K/N --partial FILE') wrote for K = 1 .. N,\n"
+    "and prints what the sweep of the whole domain prints (text, --json or\n"
+    "--csv; a backward sweep: text or --json), byte for byte.  Every shard\n"
+    "must be given once, and every file must come from the same program\n"
+    "version, format, kernel,\n"
     "reference, oracle, domain and options; a missing or repeated shard, or a\n"
     "file of another sweep, is refused with the file and the field named.\n"
     "A file: domain is read again (from the same path) for the failing inputs.\n"
@@ -99,6 +103,19 @@ static int open_domain(const struct ga_partial *all, struct ga_domain *d)
     return 0;
 }
 
+/* Whether the file at path starts as a backward sweep's partial file (an
+ * unreadable one is left to the reader of sweep partials to report). */
+static bool is_backward(const char *path)
+{
+    unsigned char head[GA_FRAME_MAGIC_LEN];
+    FILE *in = fopen(path, "rb");
+    size_t got = in ? fread(head, 1, sizeof head, in) : 0;
+
+    if (in)
+        fclose(in);
+    return ga_backward_sweep_file_is(head, got);
+}
+
 int ga_cmd_merge(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -149,6 +166,13 @@ int ga_cmd_merge(int argc, char **argv)
     if (force) {
         ga_cli_error("merge: --force goes with --out DIR");
         return GA_EXIT_USAGE;
+    }
+    if (is_backward(argv[optind])) {
+        if (form == GA_CLI_CSV) {
+            ga_cli_error("merge: a backward sweep prints text or --json");
+            return GA_EXIT_USAGE;
+        }
+        return ga_cli_backward_merge(argv + optind, (size_t)(argc - optind), form == GA_CLI_JSON);
     }
     if (!(parts = calloc((size_t)(argc - optind), sizeof *parts))) {
         ga_cli_error("merge: out of memory");

@@ -1,12 +1,21 @@
 /* gelu-acc sweep --backward: a backward kernel over a pair domain. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "cli/backward_run.h"
 #include "cli/options.h"
+#include "cli/ranks.h"
+#include "config.h"
 #include "formats/parse_value.h"
+#include "sweep/partial.h"
+#include "sweep/shard.h"
 
 static const char help[] =
     "usage: gelu-acc sweep --backward (--impl NAME | --kernel LIB.so:SYMBOL)\n"
     "                      --format FORMAT [--domain D] [--dy V] [--timeout SECONDS]\n"
     "                      [--reference gelu_grad|gelu_tanh_grad] [--json] [--threads N]\n"
+    "                      [--shard K/N --partial FILE]\n"
     "\n"
     "Measures a backward kernel ('gelu-acc list --backward': models and real\n"
     "libraries' kernels), or a backward kernel\n"
@@ -27,11 +36,40 @@ static const char help[] =
     "A plugin kernel runs in worker processes as in a forward sweep: a batch it\n"
     "crashes or hangs on (--timeout per batch, default 10 s) is left out and\n"
     "reported with the pairs responsible.\n"
-    "Under 'mpirun -n P' (a gelu-acc built with MPI) rank R measures shard R+1\n"
-    "of P of the pairs (chunks of 65536) and rank 0 prints them merged, byte for\n"
-    "byte what one process prints.\n"
+    "--shard K/N --partial FILE measures shard K of N of the pairs (a run of\n"
+    "whole chunks of 65536) and writes its state to FILE instead of printing;\n"
+    "'gelu-acc merge' of the N files prints what one sweep prints, byte for byte\n"
+    "(--partial alone: shard 1/1).  Under 'mpirun -n P' (a gelu-acc built with\n"
+    "MPI) rank R measures shard R+1 of P and rank 0 prints them merged, the same\n"
+    "bytes.\n"
     "Exit status: 0 measured, 1 the kernel failed, 2 usage or input error,\n"
     "3 a truth not decided.\n";
+
+/* --partial: shard k of n of s into path, with the sweep's identity. */
+static int save_shard(const struct ga_backward_sweep *s, const struct ga_format *f,
+                      const struct ga_cli_options *o, ga_bits dy, uint32_t k, uint32_t n,
+                      const char *path)
+{
+    struct ga_backward_sweep_id *id = calloc(1, sizeof *id);
+    int status;
+
+    if (!id) {
+        ga_cli_error("sweep: out of memory");
+        return GA_EXIT_INTERNAL;
+    }
+    snprintf(id->program, sizeof id->program, "%s %s", PACKAGE_NAME, PACKAGE_VERSION);
+    snprintf(id->format, sizeof id->format, "%s", f->name);
+    snprintf(id->kernel, sizeof id->kernel, "%s", s->name);
+    id->reference = s->reference;
+    snprintf(id->domain, sizeof id->domain, "%s", s->pairs->spec);
+    id->pairs = s->pairs->size;
+    id->dy = dy;
+    id->digest = s->pairs->kind == GA_PAIRS_FIXED_DY ? ga_partial_domain_digest(&s->pairs->x) : 0;
+    id->timeout_s = s->plugin ? o->plugin.timeout_s : 0;
+    status = ga_cli_backward_save(s, id, k, n, path);
+    free(id);
+    return status;
+}
 
 int ga_cmd_sweep_backward(int argc, char **argv)
 {
@@ -43,13 +81,16 @@ int ga_cmd_sweep_backward(int argc, char **argv)
         GA_CLI_OPTION_FORMAT,
         GA_CLI_OPTION_DOMAIN,
         { "dy", required_argument, NULL, 'y' },
+        { "shard", required_argument, NULL, 'S' },
+        { "partial", required_argument, NULL, 'P' },
         GA_CLI_OPTION_REFERENCE,
         GA_CLI_OPTION_JSON,
         GA_CLI_OPTION_THREADS,
         GA_CLI_OPTION_HELP,
         { NULL, 0, NULL, 0 },
     };
-    const char *dy_text = "1";
+    const char *dy_text = "1", *partial = NULL;
+    uint32_t shard = 1, shards = 1;
     struct ga_cli_options o;
     struct ga_io_error io;
     struct ga_backward_sweep s = { 0 };
@@ -62,13 +103,31 @@ int ga_cmd_sweep_backward(int argc, char **argv)
     ga_cli_options_init(&o, "sweep", help, true, false);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
-        if (opt == 'y')
+        if (opt == 'y') {
             dy_text = optarg;
-        else if ((status = ga_cli_option(&o, opt, optarg)) != GA_CLI_GO_ON)
+        } else if (opt == 'P') {
+            partial = optarg;
+        } else if (opt == 'S') {
+            if (ga_shard_parse(optarg, &shard, &shards) != 0) {
+                ga_cli_error("sweep: --shard takes K/N with 1 <= K <= N <= %" PRIu32 ", not "
+                             "'%s'", GA_SHARD_MAX, optarg);
+                return GA_EXIT_USAGE;
+            }
+        } else if ((status = ga_cli_option(&o, opt, optarg)) != GA_CLI_GO_ON) {
             return status;
+        }
     }
     if (ga_cli_no_operands(&o, argc, argv) != 0)
         return GA_EXIT_USAGE;
+    if (shards > 1 && !partial) {
+        ga_cli_error("sweep: --shard needs --partial FILE (then 'gelu-acc merge')");
+        return GA_EXIT_USAGE;
+    }
+    if (partial && ga_ranks_count() > 1) {
+        ga_cli_error("sweep: under mpirun the ranks are the shards: --shard and --partial "
+                     "cannot be used with --backward");
+        return GA_EXIT_USAGE;
+    }
     if (!o.impl == !o.kernel) {
         ga_cli_error("sweep: --backward needs one of --impl NAME ('gelu-acc list --backward') "
                      "and --kernel LIB.so:SYMBOL");
@@ -123,7 +182,10 @@ int ga_cmd_sweep_backward(int argc, char **argv)
             s.reference = s.impl->approximates;
     }
     s.pairs = &pairs;
-    status = ga_cli_backward_run("sweep", &s, o.form == GA_CLI_JSON, NULL, NULL);
+    if (partial)
+        status = save_shard(&s, f, &o, dy, shard, shards, partial);
+    else
+        status = ga_cli_backward_run("sweep", &s, o.form == GA_CLI_JSON, NULL, NULL);
     ga_pairs_free(&pairs);
     ga_plugin_close(s.plugin);
     return status;

@@ -118,6 +118,8 @@ static void get_stats(struct ga_byte_reader *r, struct ga_backward_stats *s)
     s->failure.x = ga_bytes_get_u64(r);
     s->failure.dy = ga_bytes_get_u64(r);
     ga_bytes_get_str(r, s->failure.what, sizeof s->failure.what);
+    ga_bytes_need(r, s->failed_batches > 0 || s->failure.what[0] == '\0',
+                  "a failure described where no batch failed");
     s->unfaithful_lo = ga_bytes_get_f64(r);
     s->unfaithful_hi = ga_bytes_get_f64(r);
 }
@@ -266,7 +268,7 @@ struct ga_backward_partial *ga_backward_partial_get(struct ga_byte_reader *r,
 static bool same_section(const struct ga_backward_partial *a, const struct ga_backward_partial *b)
 {
     bool same = a->format == b->format && strcmp(a->domain, b->domain) == 0
-                && a->pairs == b->pairs && a->shards == b->shards && a->n_rows == b->n_rows;
+                && a->pairs == b->pairs && a->n_rows == b->n_rows;
 
     for (size_t r = 0; same && r < a->n_rows; r++)
         same = strcmp(a->row[r].impl, b->row[r].impl) == 0
@@ -286,7 +288,11 @@ int ga_backward_partials_merge(struct ga_backward_partial *const *parts, size_t 
     *out = NULL;
     *index = 0;
     for (size_t k = 1; k < n; k++)
-        if (!same_section(a, parts[k])) {
+        if (parts[k]->shards != a->shards) {
+            *why = "another number of shards";
+            *index = k;
+            return -1;
+        } else if (!same_section(a, parts[k])) {
             *why = "a backward section measured another way";
             *index = k;
             return -1;
