@@ -189,6 +189,30 @@ check "backward: --csv is refused (a backward sweep prints text or JSON)" \
     refused "text or --json" "$GELU_ACC" merge --csv "$tmp/bw1" "$tmp/bw2" "$tmp/bw3"
 check "backward: --shard without --partial is refused" \
     refused "--shard needs --partial" "$GELU_ACC" sweep "${bw[@]}" --shard 1/2
+# Backward checkpoints: float32 x with dy = 1, a few seconds on one thread.
+bw_ck_args() { echo --backward --impl llmc_gelu_backward --format float32 --domain stride:$stride --threads 1 --json; }
+bw_uninterrupted() { "$GELU_ACC" sweep $(bw_ck_args) > "$tmp/bw_uninterrupted"; }
+stride_for_seconds 3000 bw_uninterrupted
+echo "# backward checkpoint tests on stride:$stride"
+bw_resume_after_kill() {
+    killed_after_checkpoint "$tmp/bw_ck" "$GELU_ACC" sweep $(bw_ck_args) --checkpoint "$tmp/bw_ck" \
+        --checkpoint-interval 0.5 || return 1
+    if "$GELU_ACC" merge "$tmp/bw_ck" > /dev/null 2> "$tmp/merge_err" \
+        || ! grep -q 'an unfinished shard' "$tmp/merge_err"; then
+        echo "the checkpoint is not an unfinished shard:"; cat "$tmp/merge_err"; return 1
+    fi
+    "$GELU_ACC" sweep $(bw_ck_args) --threads 2 --checkpoint "$tmp/bw_ck" > "$tmp/bw_resumed" || return 1
+    cmp "$tmp/bw_uninterrupted" "$tmp/bw_resumed" || return 1
+    "$GELU_ACC" merge --json "$tmp/bw_ck" > "$tmp/bw_from_ck" && cmp "$tmp/bw_uninterrupted" "$tmp/bw_from_ck"
+}
+check "backward sweep killed after a checkpoint, resumed on 2 threads: the bytes of an uninterrupted run" \
+    bw_resume_after_kill
+check "backward: a checkpoint of another command is refused, naming the field" \
+    refused "its dy is '0x3f800000', not '0x40000000'" "$GELU_ACC" sweep $(bw_ck_args) --dy 2 \
+    --checkpoint "$tmp/bw_ck"
+check "backward: a checkpoint of another shard is refused" \
+    refused "is of shard 1/1, not 1/2" "$GELU_ACC" sweep $(bw_ck_args) --checkpoint "$tmp/bw_ck" \
+    --shard 1/2 --partial "$tmp/x"
 check "--checkpoint-interval without --checkpoint is refused" \
     refused "needs --checkpoint" "$GELU_ACC" sweep --impl erf --format bfloat16 --checkpoint-interval 5
 finish

@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/ranks.h"
@@ -106,22 +108,126 @@ static int sweep_ranks(const struct ga_backward_sweep *s, struct ga_backward_sta
     return status;
 }
 
-int ga_cli_backward_save(const struct ga_backward_sweep *s, const struct ga_backward_sweep_id *id,
-                         uint32_t k, uint32_t n, const char *path)
-{
-    struct ga_backward_sweep_file file = { .id = *id };
-    struct ga_io_error io;
-    char err[512];
-    int status = GA_EXIT_OK;
+/* A checkpointed sweep runs whole runs of chunks between saves: from one
+ * chunk, doubled while a run takes less than an eighth of the interval, so
+ * that saves come on time for slow kernels and cost nothing for fast ones. */
+#define RUN_CHUNKS_MAX 1024
 
-    if (!(file.part = sweep_shard(s, k, n, err, sizeof err))) {
-        ga_cli_error("sweep: %s", err);
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The state to start from: the checkpoint's when there is one (it must be
+ * this command's), else nothing measured of shard k of n.  0, or a
+ * GA_EXIT_* status after a message. */
+static int start_state(const struct ga_backward_sweep *s, const struct ga_backward_sweep_id *id,
+                       uint32_t k, uint32_t n, const char *checkpoint,
+                       struct ga_backward_sweep_file *file)
+{
+    static char a[GA_DOMAIN_SPEC_LEN], b[GA_DOMAIN_SPEC_LEN];
+    struct ga_io_error io;
+    const char *field;
+
+    if (checkpoint && access(checkpoint, F_OK) == 0) {
+        if (ga_backward_sweep_file_read(checkpoint, file, &io) != GA_IO_OK) {
+            ga_cli_error("sweep: checkpoint: %s", io.message);
+            return GA_EXIT_USAGE;
+        }
+        if ((field = ga_backward_sweep_id_differs(id, &file->id, a, b, sizeof a))) {
+            ga_cli_error("sweep: checkpoint %s is of another command: its %s is '%s', not '%s'",
+                         checkpoint, field, b, a);
+            return GA_EXIT_USAGE;
+        }
+        if (file->part->shard != k || file->part->shards != n) {
+            ga_cli_error("sweep: checkpoint %s is of shard %u/%u, not %u/%u", checkpoint,
+                         (unsigned)file->part->shard, (unsigned)file->part->shards,
+                         (unsigned)k, (unsigned)n);
+            return GA_EXIT_USAGE;
+        }
+        return GA_EXIT_OK;
+    }
+    file->id = *id;
+    if (!(file->part = ga_backward_partial_new(s->pairs->format, s->pairs->spec, s->pairs->size,
+                                               k, n, 1))) {
+        ga_cli_error("sweep: out of memory");
         return GA_EXIT_INTERNAL;
     }
-    if (ga_backward_sweep_file_write(path, &file, &io) != GA_IO_OK) {
-        ga_cli_error("sweep: partial: %s", io.message);
-        status = GA_EXIT_USAGE;
+    snprintf(file->part->row[0].impl, sizeof file->part->row[0].impl, "%s", s->name);
+    file->part->row[0].reference = s->reference;
+    file->part->next = file->part->first;
+    return GA_EXIT_OK;
+}
+
+/* The chunks of file's shard not measured yet, run by run, the state saved
+ * to checkpoint (when given) every interval_s seconds and at the end. */
+static int sweep_rest(const struct ga_backward_sweep *s, struct ga_backward_sweep_file *file,
+                      const char *checkpoint, double interval_s)
+{
+    struct ga_backward_partial *p = file->part;
+    double saved = seconds_now();
+    struct ga_io_error io;
+    char err[512];
+
+    uint64_t chunks = 1;
+
+    while (p->next < p->end) {
+        uint64_t stop = p->end - p->next > chunks ? p->next + chunks : p->end;
+        double started = seconds_now();
+        struct ga_backward_stats run;
+        if (ga_backward_sweep_share(s, 1, p->next, stop, &run, p->sums + (p->next - p->first),
+                                    err, sizeof err) != 0) {
+            ga_cli_error("sweep: %s", err);
+            return GA_EXIT_INTERNAL;
+        }
+        ga_backward_stats_merge(&p->row[0].stats, &run);  /* runs in chunk order */
+        p->next = stop;
+        if (chunks < RUN_CHUNKS_MAX && seconds_now() - started < interval_s / 8)
+            chunks *= 2;
+        if (checkpoint && (p->next == p->end || seconds_now() - saved >= interval_s)) {
+            if (ga_backward_sweep_file_write(checkpoint, file, &io) != GA_IO_OK) {
+                ga_cli_error("sweep: checkpoint: %s", io.message);
+                return GA_EXIT_USAGE;
+            }
+            saved = seconds_now();
+        }
     }
+    return GA_EXIT_OK;
+}
+
+int ga_cli_backward_shard(const struct ga_backward_sweep *s, const struct ga_backward_sweep_id *id,
+                          uint32_t k, uint32_t n, const char *partial, const char *checkpoint,
+                          double interval_s, bool json)
+{
+    struct ga_backward_sweep_file file = { .part = NULL };
+    struct ga_backward_partial *merged = NULL;
+    struct ga_io_error io;
+    const char *why;
+    size_t index;
+    int status = start_state(s, id, k, n, checkpoint, &file);
+
+    if (status == GA_EXIT_OK)
+        status = sweep_rest(s, &file, checkpoint, interval_s);
+    if (status == GA_EXIT_OK && partial) {
+        if (ga_backward_sweep_file_write(partial, &file, &io) != GA_IO_OK) {
+            ga_cli_error("sweep: partial: %s", io.message);
+            status = GA_EXIT_USAGE;
+        }
+    } else if (status == GA_EXIT_OK) {  /* shard 1/1: the sweep's result */
+        if (ga_backward_partials_merge(&file.part, 1, &merged, &why, &index) != 0) {
+            ga_cli_error("sweep: %s", why);
+            status = GA_EXIT_INTERNAL;
+        } else if ((json ? ga_backward_print_json : ga_backward_print_text)(
+                       stdout, s, &merged->row[0].stats) != 0) {
+            ga_cli_error("sweep: writing the results failed");
+            status = GA_EXIT_USAGE;
+        } else if (merged->row[0].stats.failed_batches > 0) {
+            status = GA_EXIT_REGRESSION;
+        }
+    }
+    ga_backward_partial_free(merged);
     ga_backward_sweep_file_free(&file);
     return status;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cli/backward_run.h"
+#include "cli/measure.h"
 #include "cli/options.h"
 #include "cli/ranks.h"
 #include "config.h"
@@ -16,6 +17,7 @@ static const char help[] =
     "                      --format FORMAT [--domain D] [--dy V] [--timeout SECONDS]\n"
     "                      [--reference gelu_grad|gelu_tanh_grad] [--json] [--threads N]\n"
     "                      [--shard K/N --partial FILE]\n"
+    "                      [--checkpoint FILE [--checkpoint-interval SECONDS]]\n"
     "\n"
     "Measures a backward kernel ('gelu-acc list --backward': models and real\n"
     "libraries' kernels), or a backward kernel\n"
@@ -39,18 +41,23 @@ static const char help[] =
     "--shard K/N --partial FILE measures shard K of N of the pairs (a run of\n"
     "whole chunks of 65536) and writes its state to FILE instead of printing;\n"
     "'gelu-acc merge' of the N files prints what one sweep prints, byte for byte\n"
-    "(--partial alone: shard 1/1).  Under 'mpirun -n P' (a gelu-acc built with\n"
+    "(--partial alone: shard 1/1).  --checkpoint FILE saves the state to FILE\n"
+    "every --checkpoint-interval seconds (default 10) and at the end; the same\n"
+    "command run again resumes from it and prints (or writes) the same bytes.\n"
+    "Under 'mpirun -n P' (a gelu-acc built with\n"
     "MPI) rank R measures shard R+1 of P and rank 0 prints them merged, the same\n"
     "bytes.\n"
     "Exit status: 0 measured, 1 the kernel failed, 2 usage or input error,\n"
     "3 a truth not decided.\n";
 
-/* --partial: shard k of n of s into path, with the sweep's identity. */
-static int save_shard(const struct ga_backward_sweep *s, const struct ga_format *f,
-                      const struct ga_cli_options *o, ga_bits dy, uint32_t k, uint32_t n,
-                      const char *path)
+/* --partial or --checkpoint: shard k of n of s, with the sweep's identity. */
+static int run_shard(const struct ga_backward_sweep *s, const struct ga_format *f,
+                     const struct ga_cli_options *o, ga_bits dy, uint32_t k, uint32_t n,
+                     const char *partial, const char *checkpoint, double interval_s)
 {
     struct ga_backward_sweep_id *id = calloc(1, sizeof *id);
+    struct ga_backward_sweep tabled = *s;
+    struct ga_grad_value *table = NULL;
     int status;
 
     if (!id) {
@@ -66,7 +73,17 @@ static int save_shard(const struct ga_backward_sweep *s, const struct ga_format 
     id->dy = dy;
     id->digest = s->pairs->kind == GA_PAIRS_FIXED_DY ? ga_partial_domain_digest(&s->pairs->x) : 0;
     id->timeout_s = s->plugin ? o->plugin.timeout_s : 0;
-    status = ga_cli_backward_save(s, id, k, n, path);
+    /* d(x) of every 16-bit x once, not once per run of chunks */
+    if (f->bits <= 16 && !(table = ga_backward_grad_table(s->reference, f))) {
+        ga_cli_error("sweep: the derivative was not decided for some %s input, or out of "
+                     "memory", f->name);
+        free(id);
+        return GA_EXIT_INTERNAL;
+    }
+    tabled.grad_table = table;
+    status = ga_cli_backward_shard(&tabled, id, k, n, partial, checkpoint, interval_s,
+                                   o->form == GA_CLI_JSON);
+    free(table);
     free(id);
     return status;
 }
@@ -83,13 +100,16 @@ int ga_cmd_sweep_backward(int argc, char **argv)
         { "dy", required_argument, NULL, 'y' },
         { "shard", required_argument, NULL, 'S' },
         { "partial", required_argument, NULL, 'P' },
+        { "checkpoint", required_argument, NULL, 'C' },
+        { "checkpoint-interval", required_argument, NULL, 'I' },
         GA_CLI_OPTION_REFERENCE,
         GA_CLI_OPTION_JSON,
         GA_CLI_OPTION_THREADS,
         GA_CLI_OPTION_HELP,
         { NULL, 0, NULL, 0 },
     };
-    const char *dy_text = "1", *partial = NULL;
+    const char *dy_text = "1", *partial = NULL, *checkpoint = NULL, *interval = NULL;
+    double interval_s = 10;
     uint32_t shard = 1, shards = 1;
     struct ga_cli_options o;
     struct ga_io_error io;
@@ -107,6 +127,12 @@ int ga_cmd_sweep_backward(int argc, char **argv)
             dy_text = optarg;
         } else if (opt == 'P') {
             partial = optarg;
+        } else if (opt == 'C') {
+            checkpoint = optarg;
+        } else if (opt == 'I') {
+            if (ga_cli_checkpoint_interval("sweep", optarg, &interval_s) != 0)
+                return GA_EXIT_USAGE;
+            interval = optarg;
         } else if (opt == 'S') {
             if (ga_shard_parse(optarg, &shard, &shards) != 0) {
                 ga_cli_error("sweep: --shard takes K/N with 1 <= K <= N <= %" PRIu32 ", not "
@@ -123,9 +149,13 @@ int ga_cmd_sweep_backward(int argc, char **argv)
         ga_cli_error("sweep: --shard needs --partial FILE (then 'gelu-acc merge')");
         return GA_EXIT_USAGE;
     }
-    if (partial && ga_ranks_count() > 1) {
-        ga_cli_error("sweep: under mpirun the ranks are the shards: --shard and --partial "
-                     "cannot be used with --backward");
+    if (interval && !checkpoint) {
+        ga_cli_error("sweep: --checkpoint-interval needs --checkpoint FILE");
+        return GA_EXIT_USAGE;
+    }
+    if ((partial || checkpoint) && ga_ranks_count() > 1) {
+        ga_cli_error("sweep: under mpirun the ranks are the shards: --shard, --partial and "
+                     "--checkpoint cannot be used with --backward");
         return GA_EXIT_USAGE;
     }
     if (!o.impl == !o.kernel) {
@@ -182,8 +212,8 @@ int ga_cmd_sweep_backward(int argc, char **argv)
             s.reference = s.impl->approximates;
     }
     s.pairs = &pairs;
-    if (partial)
-        status = save_shard(&s, f, &o, dy, shard, shards, partial);
+    if (partial || checkpoint)
+        status = run_shard(&s, f, &o, dy, shard, shards, partial, checkpoint, interval_s);
     else
         status = ga_cli_backward_run("sweep", &s, o.form == GA_CLI_JSON, NULL, NULL);
     ga_pairs_free(&pairs);

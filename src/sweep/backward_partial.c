@@ -25,6 +25,7 @@ struct ga_backward_partial *ga_backward_partial_new(const struct ga_format *f, c
     p->shards = n;
     p->chunks = ga_backward_sweep_chunks(pairs);
     ga_shard_chunks(p->chunks, k, n, &p->first, &p->end);
+    p->next = p->end;
     p->n_rows = n_rows;
     for (size_t r = 0; r < n_rows; r++)
         ga_backward_stats_init(&p->row[r].stats);
@@ -186,12 +187,13 @@ static struct ga_backward_heat *get_heat(struct ga_byte_reader *r, const struct 
 
 void ga_backward_partial_put(struct ga_byte_writer *w, const struct ga_backward_partial *p)
 {
-    size_t n_sums = (size_t)(p->end - p->first) * p->n_rows;
+    size_t n_sums = (size_t)(p->next - p->first) * p->n_rows;
 
     ga_bytes_put_str(w, p->domain);
     ga_bytes_put_u64(w, p->pairs);
     ga_bytes_put_u32(w, p->shard);
     ga_bytes_put_u32(w, p->shards);
+    ga_bytes_put_u64(w, p->next);
     ga_bytes_put_u32(w, (uint32_t)p->n_rows);
     for (size_t r = 0; r < p->n_rows; r++) {
         const struct ga_backward_partial_row *row = &p->row[r];
@@ -214,7 +216,7 @@ struct ga_backward_partial *ga_backward_partial_get(struct ga_byte_reader *r,
                                                     const struct ga_format *f)
 {
     char domain[GA_DOMAIN_SPEC_LEN], name[64];
-    uint64_t pairs;
+    uint64_t pairs, next;
     uint32_t k, n, n_rows;
     struct ga_backward_partial *p;
     size_t n_sums;
@@ -227,6 +229,7 @@ struct ga_backward_partial *ga_backward_partial_get(struct ga_byte_reader *r,
     n = ga_bytes_get_u32(r);
     ga_bytes_need(r, k >= 1 && k <= n && n <= GA_SHARD_MAX,
                   "a backward shard outside 1 <= K <= N <= 2^20");
+    next = ga_bytes_get_u64(r);
     n_rows = ga_bytes_get_u32(r);
     ga_bytes_need(r, n_rows >= 1 && n_rows <= GA_BACKWARD_PARTIAL_ROWS,
                   "a backward row count out of range");
@@ -236,6 +239,9 @@ struct ga_backward_partial *ga_backward_partial_get(struct ga_byte_reader *r,
         ga_bytes_fail(r, "out of memory");
         return NULL;
     }
+    ga_bytes_need(r, next >= p->first && next <= p->end,
+                  "a backward shard measured past its chunks");
+    p->next = next;
     for (size_t i = 0; i < p->n_rows && !r->failure; i++) {
         struct ga_backward_partial_row *row = &p->row[i];
         ga_bytes_get_str(r, row->impl, sizeof row->impl);
@@ -247,7 +253,7 @@ struct ga_backward_partial *ga_backward_partial_get(struct ga_byte_reader *r,
         if (ga_bytes_get_u8(r) && !r->failure)
             row->heat = get_heat(r, f);
     }
-    n_sums = (size_t)(p->end - p->first) * p->n_rows;
+    n_sums = (size_t)(p->next - p->first) * p->n_rows;
     ga_bytes_need(r, n_sums <= (r->size - r->at) / 32, "backward sums longer than the file");
     for (size_t i = 0; i < n_sums && !r->failure; i++) {
         p->sums[i].ulp = ga_bytes_get_f64(r);
@@ -287,6 +293,12 @@ int ga_backward_partials_merge(struct ga_backward_partial *const *parts, size_t 
 
     *out = NULL;
     *index = 0;
+    for (size_t k = 0; k < n; k++)
+        if (parts[k]->next != parts[k]->end) {
+            *why = "an unfinished shard (a checkpoint)";
+            *index = k;
+            return -1;
+        }
     for (size_t k = 1; k < n; k++)
         if (parts[k]->shards != a->shards) {
             *why = "another number of shards";

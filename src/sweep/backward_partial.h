@@ -38,6 +38,8 @@ struct ga_backward_partial {
     uint32_t shard, shards;               /* shard K of N (shard.h) */
     uint64_t chunks;                      /* the domain's (ga_backward_sweep_chunks) */
     uint64_t first, end;                  /* the shard's chunks */
+    uint64_t next;                        /* [first, next) are measured: end unless a
+                                             checkpoint stopped before */
     size_t n_rows;
     struct ga_backward_partial_row row[GA_BACKWARD_PARTIAL_ROWS];
     /* (end - first) * n_rows: chunk first + k's sums for row r at
@@ -47,8 +49,9 @@ struct ga_backward_partial {
 };
 
 /* An empty partial of shard k of n of a domain of `pairs` pairs, room for
- * n_rows rows and their sums; NULL when out of memory or n_rows is too
- * large.  Free with ga_backward_partial_free. */
+ * n_rows rows and their sums, next = end (for a checkpoint, set next =
+ * first); NULL when out of memory or n_rows is too large.  Free with
+ * ga_backward_partial_free. */
 struct ga_backward_partial *ga_backward_partial_new(const struct ga_format *f, const char *domain,
                                                     uint64_t pairs, uint32_t k, uint32_t n,
                                                     size_t n_rows);
@@ -61,7 +64,7 @@ struct ga_backward_partial *ga_backward_partial_get(struct ga_byte_reader *r,
                                                     const struct ga_format *f);
 
 /* The n shards parts[0..n) of one section (any order: the same domain and
- * rows, each shard of N once) merged into *out, shard 1 of 1 with no
+ * rows, each shard of N once, finished) merged into *out, shard 1 of 1 with no
  * sums: what one process measures.  0, or -1 with *why (a few words) and
  * *index (the part that does not fit), *out NULL. */
 int ga_backward_partials_merge(struct ga_backward_partial *const *parts, size_t n,
