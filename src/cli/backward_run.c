@@ -57,13 +57,27 @@ static int merge_ranks(const struct ga_format *f, unsigned char **all, const siz
     return status;
 }
 
+/* Shard k of n of s's pairs, its one row named (s's kernel against its
+ * reference), every chunk counted as measured: NULL when out of memory. */
+static struct ga_backward_partial *one_row_shard(const struct ga_backward_sweep *s, uint32_t k,
+                                                 uint32_t n)
+{
+    struct ga_backward_partial *p = ga_backward_partial_new(s->pairs->format, s->pairs->spec,
+                                                            s->pairs->size, k, n, 1);
+
+    if (p) {
+        snprintf(p->row[0].impl, sizeof p->row[0].impl, "%s", s->name);
+        p->row[0].reference = s->reference;
+    }
+    return p;
+}
+
 /* Shard k of n of s's pairs swept (one row, each chunk's sums kept), or
  * NULL with a message. */
 static struct ga_backward_partial *sweep_shard(const struct ga_backward_sweep *s, uint32_t k,
                                                uint32_t n, char *err, size_t errlen)
 {
-    struct ga_backward_partial *p = ga_backward_partial_new(s->pairs->format, s->pairs->spec,
-                                                            s->pairs->size, k, n, 1);
+    struct ga_backward_partial *p = one_row_shard(s, k, n);
 
     if (!p) {
         snprintf(err, errlen, "out of memory");
@@ -74,8 +88,6 @@ static struct ga_backward_partial *sweep_shard(const struct ga_backward_sweep *s
         ga_backward_partial_free(p);
         return NULL;
     }
-    snprintf(p->row[0].impl, sizeof p->row[0].impl, "%s", s->name);
-    p->row[0].reference = s->reference;
     return p;
 }
 
@@ -150,13 +162,10 @@ static int start_state(const struct ga_backward_sweep *s, const struct ga_backwa
         return GA_EXIT_OK;
     }
     file->id = *id;
-    if (!(file->part = ga_backward_partial_new(s->pairs->format, s->pairs->spec, s->pairs->size,
-                                               k, n, 1))) {
+    if (!(file->part = one_row_shard(s, k, n))) {
         ga_cli_error("sweep: out of memory");
         return GA_EXIT_INTERNAL;
     }
-    snprintf(file->part->row[0].impl, sizeof file->part->row[0].impl, "%s", s->name);
-    file->part->row[0].reference = s->reference;
     file->part->next = file->part->first;
     return GA_EXIT_OK;
 }

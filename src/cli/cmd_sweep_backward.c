@@ -9,7 +9,6 @@
 #include "cli/ranks.h"
 #include "config.h"
 #include "formats/parse_value.h"
-#include "sweep/partial.h"
 #include "sweep/shard.h"
 
 static const char help[] =
@@ -64,15 +63,8 @@ static int run_shard(const struct ga_backward_sweep *s, const struct ga_format *
         ga_cli_error("sweep: out of memory");
         return GA_EXIT_INTERNAL;
     }
-    snprintf(id->program, sizeof id->program, "%s %s", PACKAGE_NAME, PACKAGE_VERSION);
-    snprintf(id->format, sizeof id->format, "%s", f->name);
-    snprintf(id->kernel, sizeof id->kernel, "%s", s->name);
-    id->reference = s->reference;
-    snprintf(id->domain, sizeof id->domain, "%s", s->pairs->spec);
-    id->pairs = s->pairs->size;
-    id->dy = dy;
-    id->digest = s->pairs->kind == GA_PAIRS_FIXED_DY ? ga_partial_domain_digest(&s->pairs->x) : 0;
-    id->timeout_s = s->plugin ? o->plugin.timeout_s : 0;
+    ga_backward_sweep_id_init(id, PACKAGE_NAME " " PACKAGE_VERSION, s, dy,
+                              s->plugin ? o->plugin.timeout_s : 0);
     /* d(x) of every 16-bit x once, not once per run of chunks */
     if (f->bits <= 16 && !(table = ga_backward_grad_table(s->reference, f))) {
         ga_cli_error("sweep: the derivative was not decided for some %s input, or out of "

@@ -61,3 +61,35 @@ enum ga_io_status ga_whole_file_write(const char *path, const void *data, size_t
     ga_atomic_abort(&file);
     return s;
 }
+
+enum ga_io_status ga_whole_file_save(const char *path, ga_whole_file_encoder encode,
+                                     const void *object, struct ga_io_error *err)
+{
+    unsigned char *data;
+    size_t size;
+    enum ga_io_status s = encode(object, &data, &size, err);
+
+    if (s != GA_IO_OK)
+        return s;
+    s = ga_whole_file_write(path, data, size, true, err);
+    free(data);
+    return s;
+}
+
+enum ga_io_status ga_whole_file_load(const char *path, size_t max, const char *what,
+                                     ga_whole_file_decoder decode, void *object,
+                                     struct ga_io_error *err)
+{
+    unsigned char *data;
+    size_t size;
+    struct ga_io_error why;
+    enum ga_io_status s = ga_whole_file_read(path, max, what, &data, &size, err);
+
+    if (s != GA_IO_OK)
+        return s;
+    s = decode(data, size, object, &why);
+    free(data);
+    if (s != GA_IO_OK)
+        return ga_io_fail(err, s, "%s: %s", path, why.message);
+    return ga_io_ok(err);
+}

@@ -4,7 +4,6 @@
  * every field, so that a damaged or forged file is refused by offset. */
 #include "sweep/audit.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "io/bytes.h"
@@ -115,33 +114,26 @@ enum ga_io_status ga_audit_decode(const unsigned char *data, size_t size, struct
     return ga_bytes_close_body(&r, "bytes follow the disagreements", err);
 }
 
+/* The encoding and decoding as ga_whole_file_save and _load call them. */
+static enum ga_io_status encode_object(const void *object, unsigned char **data, size_t *size,
+                                       struct ga_io_error *err)
+{
+    return ga_audit_encode(object, data, size, err);
+}
+
+static enum ga_io_status decode_object(const unsigned char *data, size_t size, void *object,
+                                       struct ga_io_error *err)
+{
+    return ga_audit_decode(data, size, object, err);
+}
+
 enum ga_io_status ga_audit_write(const char *path, const struct ga_audit *a,
                                  struct ga_io_error *err)
 {
-    unsigned char *data;
-    size_t size;
-    enum ga_io_status s = ga_audit_encode(a, &data, &size, err);
-
-    if (s != GA_IO_OK)
-        return s;
-    s = ga_whole_file_write(path, data, size, true, err);
-    free(data);
-    return s;
+    return ga_whole_file_save(path, encode_object, a, err);
 }
 
 enum ga_io_status ga_audit_read(const char *path, struct ga_audit *a, struct ga_io_error *err)
 {
-    unsigned char *data;
-    size_t size;
-    struct ga_io_error why;
-    enum ga_io_status s = ga_whole_file_read(path, MAX_FILE_BYTES, "audit file", &data, &size,
-                                             err);
-
-    if (s != GA_IO_OK)
-        return s;
-    s = ga_audit_decode(data, size, a, &why);
-    free(data);
-    if (s != GA_IO_OK)
-        return ga_io_fail(err, s, "%s: %s", path, why.message);
-    return ga_io_ok(err);
+    return ga_whole_file_load(path, MAX_FILE_BYTES, "audit file", decode_object, a, err);
 }

@@ -23,7 +23,9 @@ struct ga_backward_sweep {
     int threads;                 /* 0: OpenMP's default */
     struct ga_backward_heat *heat;  /* NULL, or a map of the pairs' errors to fill too */
     /* NULL, or ga_backward_grad_table(reference, format): shared by sweeps
-     * of one format and reference, used whatever the domain's size */
+     * of one format and reference, used whatever the domain's size.  A
+     * caller sweeping one 16-bit domain in several runs of chunks
+     * (checkpoints) passes it, or each run builds the table again. */
     const struct ga_grad_value *grad_table;
 };
 

@@ -4,11 +4,12 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "io/bytes.h"
 #include "io/whole_file.h"
+#include "sweep/backward_sweep.h"
+#include "sweep/partial.h"
 #include "sweep/state_header.h"
 
 #define MAGIC "gelu-acc bwdpart"  /* 16 bytes, no NUL */
@@ -47,19 +48,24 @@ enum ga_io_status ga_backward_sweep_file_encode(const struct ga_backward_sweep_f
     return ga_bytes_close_frame(&w, data, size, err);
 }
 
+/* The encoding and decoding as ga_whole_file_save and _load call them. */
+static enum ga_io_status encode_object(const void *object, unsigned char **data, size_t *size,
+                                       struct ga_io_error *err)
+{
+    return ga_backward_sweep_file_encode(object, data, size, err);
+}
+
+static enum ga_io_status decode_object(const unsigned char *data, size_t size, void *object,
+                                       struct ga_io_error *err)
+{
+    return ga_backward_sweep_file_decode(data, size, object, err);
+}
+
 enum ga_io_status ga_backward_sweep_file_write(const char *path,
                                                const struct ga_backward_sweep_file *file,
                                                struct ga_io_error *err)
 {
-    unsigned char *data;
-    size_t size;
-    enum ga_io_status s = ga_backward_sweep_file_encode(file, &data, &size, err);
-
-    if (s != GA_IO_OK)
-        return s;
-    s = ga_whole_file_write(path, data, size, true, err);
-    free(data);
-    return s;
+    return ga_whole_file_save(path, encode_object, file, err);
 }
 
 /* The body of a file into *file. */
@@ -108,20 +114,26 @@ enum ga_io_status ga_backward_sweep_file_decode(const unsigned char *data, size_
 enum ga_io_status ga_backward_sweep_file_read(const char *path, struct ga_backward_sweep_file *file,
                                               struct ga_io_error *err)
 {
-    unsigned char *data;
-    size_t size;
-    struct ga_io_error why;
-    enum ga_io_status s = ga_whole_file_read(path, MAX_FILE_BYTES, "backward partial file", &data,
-                                             &size, err);
-
     memset(file, 0, sizeof *file);
-    if (s != GA_IO_OK)
-        return s;
-    s = ga_backward_sweep_file_decode(data, size, file, &why);
-    free(data);
-    if (s != GA_IO_OK)
-        return ga_io_fail(err, s, "%s: %s", path, why.message);
-    return ga_io_ok(err);
+    return ga_whole_file_load(path, MAX_FILE_BYTES, "backward partial file", decode_object, file,
+                              err);
+}
+
+void ga_backward_sweep_id_init(struct ga_backward_sweep_id *id, const char *program,
+                               const struct ga_backward_sweep *s, uint64_t dy, double timeout_s)
+{
+    const struct ga_pairs *pairs = s->pairs;
+
+    memset(id, 0, sizeof *id);
+    snprintf(id->program, sizeof id->program, "%s", program);
+    snprintf(id->format, sizeof id->format, "%s", pairs->format->name);
+    snprintf(id->kernel, sizeof id->kernel, "%s", s->name);
+    id->reference = s->reference;
+    snprintf(id->domain, sizeof id->domain, "%s", pairs->spec);
+    id->pairs = pairs->size;
+    id->dy = dy;
+    id->digest = pairs->kind == GA_PAIRS_FIXED_DY ? ga_partial_domain_digest(&pairs->x) : 0;
+    id->timeout_s = timeout_s;
 }
 
 const char *ga_backward_sweep_id_differs(const struct ga_backward_sweep_id *a,

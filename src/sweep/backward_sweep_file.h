@@ -51,6 +51,13 @@ enum ga_io_status ga_backward_sweep_file_decode(const unsigned char *data, size_
 /* Whether a file starts as one does (merge tells the kinds apart). */
 bool ga_backward_sweep_file_is(const unsigned char *data, size_t size);
 
+struct ga_backward_sweep;
+
+/* The identity of sweep s by program (its name and version): s's kernel,
+ * reference and pairs, the fixed dy's encoding, a plugin's timeout or 0. */
+void ga_backward_sweep_id_init(struct ga_backward_sweep_id *id, const char *program,
+                               const struct ga_backward_sweep *s, uint64_t dy, double timeout_s);
+
 /* The first field in which b differs from a: its name, and both values as
  * text; NULL when they are one sweep. */
 const char *ga_backward_sweep_id_differs(const struct ga_backward_sweep_id *a,

@@ -183,18 +183,23 @@ enum ga_io_status ga_partial_encode(const struct ga_partial *p, unsigned char **
     return ga_bytes_close_frame(&w, data, size, err);
 }
 
+/* The encoding and decoding as ga_whole_file_save and _load call them. */
+static enum ga_io_status encode_object(const void *object, unsigned char **data, size_t *size,
+                                       struct ga_io_error *err)
+{
+    return ga_partial_encode(object, data, size, err);
+}
+
+static enum ga_io_status decode_object(const unsigned char *data, size_t size, void *object,
+                                       struct ga_io_error *err)
+{
+    return ga_partial_decode(data, size, object, err);
+}
+
 enum ga_io_status ga_partial_write(const char *path, const struct ga_partial *p,
                                    struct ga_io_error *err)
 {
-    unsigned char *data;
-    size_t size;
-    enum ga_io_status s = ga_partial_encode(p, &data, &size, err);
-
-    if (s != GA_IO_OK)
-        return s;
-    s = ga_whole_file_write(path, data, size, true, err);
-    free(data);
-    return s;
+    return ga_whole_file_save(path, encode_object, p, err);
 }
 
 /* --- reading --- */
@@ -418,18 +423,6 @@ enum ga_io_status ga_partial_decode(const unsigned char *data, size_t size,
 enum ga_io_status ga_partial_read(const char *path, struct ga_partial **out,
                                   struct ga_io_error *err)
 {
-    unsigned char *data;
-    size_t size;
-    struct ga_io_error why;
-    enum ga_io_status s = ga_whole_file_read(path, MAX_FILE_BYTES, "partial file", &data, &size,
-                                             err);
-
     *out = NULL;
-    if (s != GA_IO_OK)
-        return s;
-    s = ga_partial_decode(data, size, out, &why);
-    free(data);
-    if (s != GA_IO_OK)
-        return ga_io_fail(err, s, "%s: %s", path, why.message);
-    return ga_io_ok(err);
+    return ga_whole_file_load(path, MAX_FILE_BYTES, "partial file", decode_object, out, err);
 }
