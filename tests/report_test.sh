@@ -44,6 +44,43 @@ if command -v node >/dev/null && [ -f "$ort/node_modules/onnxruntime-node/packag
     outside=(--real-outputs "$tmp/ort/manifest")
 fi
 
+# backward_worst COMMITTED SAMPLE FORMAT: whatever the committed section's
+# domain (make report: every pair, or every float32 x), each of its rows'
+# worst pair measured again alone (x as a one-value range, dy fixed) gives
+# the same dx, true dx and ulp error, and the sample's rows do no worse.
+backward_worst() {
+    "$PYTHON" - "$1" "$2" "$GELU_ACC" "$3" <<'PY'
+import json, struct, subprocess, sys
+committed, sample, prog, fmt = sys.argv[1:]
+def value(hexbits):  # an encoding as an exact decimal
+    b = int(hexbits, 16)
+    if fmt == 'bfloat16':
+        return repr(struct.unpack('<f', struct.pack('<I', b << 16))[0])
+    if fmt == 'float16':
+        return repr(struct.unpack('<e', struct.pack('<H', b))[0])
+    return repr(struct.unpack('<f', struct.pack('<I', b))[0])
+rows = json.load(open(committed))
+assert rows
+for row in rows:
+    w = row['all']['worst']
+    x = value(w['x'])
+    alone = json.loads(subprocess.run(
+        [prog, 'sweep', '--backward', '--impl', row['impl'], '--format', fmt, '--reference',
+         row['reference'], '--domain', 'range:%s:%s' % (x, x), '--dy', value(w['dy']), '--json'],
+        check=True, capture_output=True, text=True).stdout)['all']
+    assert alone['pairs'] == 1, (row['impl'], alone)
+    got = alone['worst']
+    assert (got['x'], got['dy'], got['dx'], got['true_dx'], got['ulp']) == \
+        (w['x'], w['dy'], w['dx'], w['true_dx'], w['ulp']), (row['impl'], w, got)
+for row in json.load(open(sample)):
+    full = [r for r in rows if (r['impl'], r['reference']) == (row['impl'], row['reference'])]
+    assert len(full) == 1, row['impl']
+    m = lambda v: float('inf') if v == 'inf' else v
+    assert m(row['all']['max_ulp']) <= m(full[0]['all']['max_ulp']), row['impl']
+    assert m(row['all']['max_dy_ulp']) <= m(full[0]['all']['max_dy_ulp']), row['impl']
+PY
+}
+
 check "16-bit reports regenerate" \
     "$GELU_ACC" report --out "$tmp/r" --formats bfloat16,float16 "${outside[@]}"
 for f in bfloat16 float16; do
@@ -67,38 +104,8 @@ for f in bfloat16 float16; do
     else
         skip "$f backward section" "committed on '$(backward_domain "$reports/$f-backward.json")', this run on '$(backward_domain "$tmp/r/$f-backward.json")'"
     fi
-    # Whatever its domain (make report: every pair), each committed row's
-    # worst pair is measured again alone (x as a one-value range, dy fixed)
-    # and gives the same dx, true dx and ulp error; a sample does no worse.
     check "$f-backward.json: every worst pair measured alone gives its figures" \
-        "$PYTHON" - "$reports/$f-backward.json" "$tmp/r/$f-backward.json" "$GELU_ACC" "$f" <<'PY'
-import json, struct, subprocess, sys
-committed, sample, prog, fmt = sys.argv[1:]
-def value(hexbits):  # a 16-bit encoding as an exact decimal
-    b = int(hexbits, 16)
-    if fmt == 'bfloat16':
-        return repr(struct.unpack('<f', struct.pack('<I', b << 16))[0])
-    return repr(struct.unpack('<e', struct.pack('<H', b))[0])
-rows = json.load(open(committed))
-assert rows
-for row in rows:
-    w = row['all']['worst']
-    x = value(w['x'])
-    alone = json.loads(subprocess.run(
-        [prog, 'sweep', '--backward', '--impl', row['impl'], '--format', fmt, '--reference',
-         row['reference'], '--domain', 'range:%s:%s' % (x, x), '--dy', value(w['dy']), '--json'],
-        check=True, capture_output=True, text=True).stdout)['all']
-    assert alone['pairs'] == 1, (row['impl'], alone)
-    got = alone['worst']
-    assert (got['x'], got['dy'], got['dx'], got['true_dx'], got['ulp']) == \
-        (w['x'], w['dy'], w['dx'], w['true_dx'], w['ulp']), (row['impl'], w, got)
-for row in json.load(open(sample)):
-    full = [r for r in rows if (r['impl'], r['reference']) == (row['impl'], row['reference'])]
-    assert len(full) == 1, row['impl']
-    m = lambda v: float('inf') if v == 'inf' else v
-    assert m(row['all']['max_ulp']) <= m(full[0]['all']['max_ulp']), row['impl']
-    assert m(row['all']['max_dy_ulp']) <= m(full[0]['all']['max_dy_ulp']), row['impl']
-PY
+        backward_worst "$reports/$f-backward.json" "$tmp/r/$f-backward.json" "$f"
     check "$f.md has a real-libraries section" grep -q '^## Real libraries$' "$tmp/r/$f.md"
     if [ "$(machine_line "$reports/$f.md")" = "$(machine_line "$tmp/r/$f.md")" ]; then
         for file in $f.md $f.html $f-real.csv $f-real.json; do
@@ -241,6 +248,16 @@ for rf, rp in zip(full, part):
 }
 check "the float32 sample agrees with the committed exhaustive report" \
     agree "$reports/float32.json" "$tmp/s/float32.json"
+# The committed float32 backward section is every float32 x with dy = 1
+# (make report); the sample report measured every 65536th x.
+check "the committed float32 backward section is every float32 x" \
+    "$PYTHON" -c "
+import json
+rows = json.load(open('$reports/float32-backward.json'))
+assert rows and all(r['domain'] == 'all' and r['all']['pairs'] == 2**32 for r in rows)
+"
+check "float32-backward.json: every worst pair measured alone gives its figures" \
+    backward_worst "$reports/float32-backward.json" "$tmp/s/float32-backward.json" float32
 if [ "$(machine_line "$reports/float32.md" | sed 's/; run elsewhere and graded from files: .*\.$/./')" = \
      "$(machine_line "$tmp/s/float32.md" | sed 's/; run elsewhere and graded from files: .*\.$/./')" ]; then
     check "the real libraries' float32 sample agrees with the committed exhaustive rows" \
