@@ -59,6 +59,13 @@ for n in 2 3; do
         --float16-backward-domain pairs:random:65536:1 --float32-backward-domain stride:1048576
 done
 
+report_ranks64() {
+    local n=$1 args=(--formats float64 --float64-domain random:20000:1,range:-40:10:20000)
+    "$GELU_ACC" report --out "$tmp/report64_one" "${args[@]}" > /dev/null || return 1
+    mpi "$n" report --out "$tmp/report64_$n" "${args[@]}" --threads 1 > /dev/null || return 1
+    diff -r "$tmp/report64_one" "$tmp/report64_$n"
+}
+
 # --partial under mpirun: rank 0 writes the merged partial, shard 1/1, which
 # merge prints as the sweep does.
 partial_written() {
@@ -120,6 +127,11 @@ for n in 2 3; do
         ranks "$n" sweep --backward --impl llmc_gelu_backward --format float32 \
         --domain stride:16384 --threads 1
 done
-check "report of float64 is refused under mpirun (no partial file holds its encodings)" \
-    expect_status 2 mpi 2 report --formats float64 --out "$tmp/r64"
+for n in 2 3; do
+    check "float64 erf_f64, a random sample, $n ranks = one process (JSON)" \
+        ranks "$n" sweep --impl erf_f64 --format float64 --domain random:30000:4 --json \
+        --threads 1
+done
+check "report of float64 (a sample) over 2 ranks = one process" \
+    report_ranks64 2
 finish

@@ -2,7 +2,7 @@
 # Report shards: 'report --shard K/N --partial FILE' for K = 1..N, merged
 # by 'merge --out DIR', writes the directory one report writes, byte for
 # byte: pages (Markdown, CSV, JSON, HTML), plots, facts, index and marker;
-# for the 16-bit formats (every input) and float32 on a sample.  Sets that
+# for the 16-bit formats (every input), float32 and float64 on samples.  Sets that
 # are not one report are refused.
 . "${top_srcdir:-.}/tests/tap.sh"
 
@@ -10,7 +10,8 @@
 # tabled path of 2^20 pairs and more, float16's per pair).
 backward=(--bfloat16-backward-domain pairs:random:1048576:1
           --float16-backward-domain pairs:random:65536:1 --float32-backward-domain stride:1048576)
-args=(--formats bfloat16,float16,float32 --float32-domain stride:65536 "${backward[@]}")
+args=(--formats bfloat16,float16,float32,float64 --float32-domain stride:65536
+      --float64-domain random:20000:1,range:-40:10:20000 "${backward[@]}")
 "$GELU_ACC" report --out "$tmp/one" "${args[@]}" > /dev/null 2>&1
 
 # sharded N: N shards (in reverse order) merged = the one-process directory
@@ -24,8 +25,10 @@ sharded() {
     "$GELU_ACC" merge --out "$tmp/merged$n" "${files[@]}" > /dev/null || return 1
     diff -r "$tmp/one" "$tmp/merged$n"
 }
-check "the one-process report wrote its pages" test -s "$tmp/one/float32.md" -a -s "$tmp/one/bfloat16.html"
-check "bfloat16, float16, float32 stride:65536: 1 shard merged = one report, every file" sharded 1
+check "the one-process report wrote its pages" \
+    test -s "$tmp/one/float32.md" -a -s "$tmp/one/bfloat16.html" -a -s "$tmp/one/float64.md"
+check "bfloat16, float16, float32 stride:65536, float64 sampled: 1 shard merged = one report, every file" \
+    sharded 1
 check "3 shards merged = one report, every file (pages, CSV, JSON, HTML, plots)" sharded 3
 
 refused() {
@@ -51,6 +54,13 @@ other_backward() {
         "$tmp/other_backward" "$tmp/r3"
 }
 check "a shard with other backward options is refused" other_backward
+other_float64() {
+    "$GELU_ACC" report "${args[@]}" --float64-domain random:20000:2 --shard 2/3 \
+        --partial "$tmp/other_float64" &&
+    refused "not a shard of the same report" "$GELU_ACC" merge --out "$tmp/x8" "$tmp/r1" \
+        "$tmp/other_float64" "$tmp/r3"
+}
+check "a shard of another float64 domain is refused" other_float64
 check "a shard's backward options reach the merged pages" \
     grep -q 'stride:1048576' "$tmp/merged3/float32-backward.json"
 check "a sweep's partial is not a report's" \

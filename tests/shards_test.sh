@@ -47,6 +47,26 @@ check "float32 erfc: more shards than chunks, merged = one sweep" \
     sharded --json 6 --impl erfc --format float32 --domain stride:262144
 check "float32 erf, MPFR oracle, a random sample: 3 shards merged = one sweep" \
     sharded --json 3 --impl erf --format float32 --domain random:20000:5 --oracle mpfr
+# float64: 64-bit encodings in every field (inputs, outputs, keys, extents)
+check "float64 erf_f64, a random sample and a range: 3 shards merged = one sweep (JSON)" \
+    sharded --json 3 --impl erf_f64 --format float64 --domain random:30000:3,range:-40:10:20000
+check "float64 tanh_f64 against gelu, MPFR oracle: 2 shards merged = one sweep (text)" \
+    sharded "" 2 --impl tanh_f64 --format float64 --reference gelu --domain random:3000:9 \
+    --oracle mpfr
+# Two float64 file: domains that differ only in the high 32 bits of their
+# encodings: the digest of a float64 list sees all 64.
+float64_file_changed() {
+    printf '0x4000000000000001\n0xc000000000000002\n' > "$tmp/f64list"
+    "$GELU_ACC" sweep --impl erf_f64 --format float64 --domain "file:$tmp/f64list" \
+        --shard 1/2 --partial "$tmp/f64a" || return 1
+    "$GELU_ACC" sweep --impl erf_f64 --format float64 --domain "file:$tmp/f64list" \
+        --shard 2/2 --partial "$tmp/f64b" || return 1
+    "$GELU_ACC" merge "$tmp/f64a" "$tmp/f64b" > /dev/null || return 1
+    printf '0x3ff0000000000001\n0xc000000000000002\n' > "$tmp/f64list"
+    refused "is not what the shards measured" "$GELU_ACC" merge "$tmp/f64a" "$tmp/f64b"
+}
+check "float64 file: domain changed in the high bits of an encoding: merge refuses it" \
+    float64_file_changed
 
 # A plugin kernel that crashes on one input in every third batch of 30
 # (tests/plugins/crashing.c: x in [2, 3)): the failing spans and counts of

@@ -85,18 +85,6 @@ static const char *format_domain(const struct ga_format *f, const char *f32_doma
     return !ga_is_enumerable(f) ? f64_domain : f->bits > 16 ? f32_domain : "all";
 }
 
-/* Whether the --formats list names a format too wide to enumerate. */
-static bool lists_float64(const char *formats)
-{
-    char list[256];
-
-    snprintf(list, sizeof list, "%s", formats);
-    for (char *name = strtok(list, ","); name; name = strtok(NULL, ","))
-        if (!ga_is_enumerable(ga_format_by_name(name)))
-            return true;
-    return false;
-}
-
 /* --real-outputs manifests, at most this many. */
 #define MAX_MANIFESTS 8
 
@@ -827,8 +815,9 @@ static int report_all(const char *dir, const char *formats, const char *f32_doma
 
 /* A shard of every format of the list into share->save (no page). */
 static int report_shard(const char *formats, const char *f32_domain,
-                        const char *real_f32_domain, const struct ga_sweep_options *so,
-                        struct report_share *share, const struct ga_backward_domains *bw)
+                        const char *real_f32_domain, const char *f64_domain,
+                        const struct ga_sweep_options *so, struct report_share *share,
+                        const struct ga_backward_domains *bw)
 {
     char list[256];
     int status = GA_EXIT_OK;
@@ -836,8 +825,8 @@ static int report_shard(const char *formats, const char *f32_domain,
     snprintf(list, sizeof list, "%s", formats);
     for (char *name = strtok(list, ","); name && status == GA_EXIT_OK; name = strtok(NULL, ",")) {
         const struct ga_format *f = ga_format_by_name(name);
-        const char *domain = f->bits > 16 ? f32_domain : "all";
-        const char *real = f->bits > 16 && real_f32_domain ? real_f32_domain : domain;
+        const char *domain = format_domain(f, f32_domain, f64_domain);
+        const char *real = f->bits == 32 && real_f32_domain ? real_f32_domain : domain;
         status = report_format(NULL, f, domain, real, NULL, 0, so, "", NULL, share, bw);
     }
     return status;
@@ -882,7 +871,7 @@ static int write_merged(struct ga_report_partial *all, const char *dir, bool for
 
     return report_all(dir, all->formats, all->float32_domain,
                       all->real_float32_domain[0] ? all->real_float32_domain : NULL,
-                      GA_REPORT_FLOAT64_DOMAIN /* never used: shards refuse float64 */, NULL, 0,
+                      all->float64_domain, NULL, 0,
                       &so, force, &share, &bw);
 }
 
@@ -950,7 +939,8 @@ static int merge_ranks(struct ga_report_partial *mine, const char *dir, bool for
 
 /* --shard K/N --partial FILE, or this rank's shard under mpirun. */
 static int report_shards(const char *formats, const char *f32_domain,
-                         const char *real_f32_domain, const struct ga_sweep_options *so,
+                         const char *real_f32_domain, const char *f64_domain,
+                         const struct ga_sweep_options *so,
                          struct report_share *share, const char *partial, const char *dir,
                          bool force, const struct ga_backward_domains *bw)
 {
@@ -967,6 +957,7 @@ static int report_shards(const char *formats, const char *f32_domain,
     snprintf(mine.float32_domain, sizeof mine.float32_domain, "%s", f32_domain);
     snprintf(mine.real_float32_domain, sizeof mine.real_float32_domain, "%s",
              real_f32_domain ? real_f32_domain : "");
+    snprintf(mine.float64_domain, sizeof mine.float64_domain, "%s", f64_domain);
     mine.no_backward = bw->none;
     snprintf(mine.backward_domain[0], sizeof mine.backward_domain[0], "%s", bw->bfloat16 ? bw->bfloat16 : "");
     snprintf(mine.backward_domain[1], sizeof mine.backward_domain[1], "%s", bw->float16 ? bw->float16 : "");
@@ -974,7 +965,7 @@ static int report_shards(const char *formats, const char *f32_domain,
     mine.shard = share->shard;
     mine.shards = share->shards;
     share->save = &mine;
-    status = report_shard(formats, f32_domain, real_f32_domain, so, share, bw);
+    status = report_shard(formats, f32_domain, real_f32_domain, f64_domain, so, share, bw);
     if (status == GA_EXIT_OK && ga_ranks_count() > 1) {
         status = merge_ranks(&mine, dir, force);
     } else if (status == GA_EXIT_OK && ga_report_partial_write(partial, &mine, &err) != GA_IO_OK) {
@@ -1089,14 +1080,9 @@ int ga_cmd_report(int argc, char **argv)
         formats = GA_REPORT_FORMATS_ALL;
     if (check_formats(formats, list, sizeof list) != 0 || check_backward_domains(formats, &bw) != 0)
         return GA_EXIT_USAGE;
-    if ((partial || ga_ranks_count() > 1) && lists_float64(formats)) {
-        ga_cli_error("report: shards and mpirun measure the formats whose encodings fit a "
-                     "partial file (32 bits at most): report float64 in one process");
-        return GA_EXIT_USAGE;
-    }
     if (partial || ga_ranks_count() > 1)
-        return report_shards(formats, f32_domain, real_f32_domain, &so, &share, partial, dir,
-                             force, &bw);
+        return report_shards(formats, f32_domain, real_f32_domain, f64_domain, &so, &share,
+                             partial, dir, force, &bw);
     status = read_manifests(manifests, nro, ro);
     if (status == GA_EXIT_OK)
         status = report_all(dir, formats, f32_domain, real_f32_domain, f64_domain, ro, nro, &so,

@@ -334,11 +334,6 @@ int ga_cmd_sweep(int argc, char **argv)
         }
         return ga_cli_sweep_cast(f, input_format, o.domain);
     }
-    if ((sr.partial || sr.checkpoint) && !ga_is_enumerable(f)) {  /* 32-bit encodings in the file */
-        ga_cli_error("sweep: --partial and --checkpoint files hold encodings of at most 32 bits, "
-                     "not %s ones", f->name);
-        return GA_EXIT_USAGE;
-    }
     if (!o.impl == !o.kernel) {
         ga_cli_error("sweep: give one of --impl NAME (see 'gelu-acc list') and --kernel LIB.so:SYMBOL");
         return GA_EXIT_USAGE;

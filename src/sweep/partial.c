@@ -24,17 +24,19 @@ static int copy_text(char *to, size_t cap, const char *from)
     return 0;
 }
 
-/* The listed encodings of d and of its parts, 4 bytes each (partial files
- * hold formats of at most 32 bits), into h. */
+/* The listed encodings of d and of its parts into h, each as its format
+ * stores it: 4 bytes up to 32 bits, 8 for float64. */
 static uint64_t lists_digest(const struct ga_domain *d, uint64_t h)
 {
+    size_t width = d->format && d->format->bits > 32 ? 8 : 4;
+
     for (size_t p = 0; p < d->part_count; p++)
         h = lists_digest(&d->parts[p], h);
     for (uint64_t i = 0; d->kind == GA_DOMAIN_LIST && i < d->size; i++) {
-        unsigned char le[4] = { (unsigned char)d->list[i], (unsigned char)(d->list[i] >> 8),
-                                (unsigned char)(d->list[i] >> 16),
-                                (unsigned char)(d->list[i] >> 24) };
-        h = ga_bytes_fnv1a(le, sizeof le, h);
+        unsigned char le[8];
+        for (size_t b = 0; b < width; b++)
+            le[b] = (unsigned char)(d->list[i] >> 8 * b);
+        h = ga_bytes_fnv1a(le, width, h);
     }
     return h;
 }

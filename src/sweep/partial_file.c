@@ -1,4 +1,4 @@
-/* The partial file, version 2 (doc/partial-format.md is its description):
+/* The partial file, version 3 (doc/partial-format.md is its description):
  * the magic, the version, then the identity, the share, the failure record
  * and the statistics accumulator field by field, little-endian, and an
  * FNV-1a checksum of everything before it.  The reader checks the checksum,
@@ -18,7 +18,9 @@
 #include "sweep/stats_add.h"
 
 #define MAGIC "gelu-acc partial"  /* 16 bytes, no NUL */
-#define VERSION 2u  /* 2: the shape (sweep/shape.h) after the statistics */
+/* 2: the shape (sweep/shape.h) after the statistics; 3: encodings as u64 and
+ * value keys as they are, so that float64 sweeps have partial files too */
+#define VERSION 3u
 /* Far above any real partial (about 10 KB, at most 400 KB). */
 #define MAX_FILE_BYTES ((size_t)64 << 20)
 
@@ -41,8 +43,8 @@ static void put_point(struct ga_byte_writer *w, const struct ga_stats_point *p)
 {
     ga_bytes_put_f64(w, p->error);
     put_exact(w, &p->exact);
-    ga_bytes_put_u32(w, p->x);
-    ga_bytes_put_u32(w, p->y);
+    ga_bytes_put_u64(w, p->x);
+    ga_bytes_put_u64(w, p->y);
 }
 
 /* An array as its length, its nonzero count, then (index, value) pairs:
@@ -68,40 +70,12 @@ static void put_sparse(struct ga_byte_writer *w, const void *array, size_t n, in
     }
 }
 
-/* The file keeps the keys of its version 1, 2|x| and ~(2|x|), and 32-bit
- * magnitudes with UINT32_MAX for none: it holds encodings of at most 32
- * bits (float64 sweeps write no partial file), whose keys double safely. */
-static uint64_t file_key(int64_t key)
-{
-    if (key == INT64_MAX || key == INT64_MIN)  /* none */
-        return (uint64_t)key;
-    return (uint64_t)(key >= 0 ? 2 * key : 2 * key + 1);
-}
-
-static int64_t key_from_file(uint64_t v)
-{
-    int64_t key = (int64_t)v;
-    if (key == INT64_MAX || key == INT64_MIN)
-        return key;
-    return key >= 0 ? key / 2 : (key - 1) / 2;  /* ~(2m) = -2m - 1 -> -m - 1 = ~m */
-}
-
-static uint32_t file_magnitude(ga_bits m)
-{
-    return m == NO_MAGNITUDE ? UINT32_MAX : (uint32_t)m;
-}
-
-static ga_bits magnitude_from_file(uint32_t v)
-{
-    return v == UINT32_MAX ? NO_MAGNITUDE : v;
-}
-
 static void put_region(struct ga_byte_writer *w, const struct ga_region_stats *r)
 {
     const struct ga_tally *t = &r->tally;
 
     ga_bytes_put_u64(w, t->correct);
-    ga_bytes_put_u64(w, file_key(t->nonzero_min));
+    ga_bytes_put_u64(w, (uint64_t)t->nonzero_min);
     put_point(w, &t->max_ulp);
     put_point(w, &t->max_rel);
     put_point(w, &t->max_abs);
@@ -115,14 +89,14 @@ static void put_region(struct ga_byte_writer *w, const struct ga_region_stats *r
     ga_bytes_put_u32(w, GA_DIST_BUCKETS);
     for (int i = 0; i < GA_DIST_BUCKETS; i++)
         ga_bytes_put_u64(w, t->distance[i]);
-    ga_bytes_put_u32(w, file_magnitude(t->unfaithful_neg));
-    ga_bytes_put_u32(w, file_magnitude(t->unfaithful_pos));
+    ga_bytes_put_u64(w, t->unfaithful_neg);
+    ga_bytes_put_u64(w, t->unfaithful_pos);
     ga_bytes_put_u32(w, GA_FAULT_COUNT);
     for (int i = 0; i < GA_FAULT_COUNT; i++) {
         const struct ga_fault_point *f = &t->first_fault[i];
-        ga_bytes_put_u64(w, file_key(f->key));
-        ga_bytes_put_u32(w, f->x);
-        ga_bytes_put_u32(w, f->y);
+        ga_bytes_put_u64(w, (uint64_t)f->key);
+        ga_bytes_put_u64(w, f->x);
+        ga_bytes_put_u64(w, f->y);
         put_exact(w, &f->exact);
     }
     put_sparse(w, r->ulp_sum, GA_ULP_SUM_BUCKETS, 8);
@@ -166,8 +140,8 @@ static void put_partial(struct ga_byte_writer *w, const struct ga_partial *p)
         ga_bytes_put_str(w, m->failures[i].what);
     }
 
-    ga_bytes_put_u64(w, file_key(m->stats->extent_min));
-    ga_bytes_put_u64(w, file_key(m->stats->extent_max));
+    ga_bytes_put_u64(w, (uint64_t)m->stats->extent_min);
+    ga_bytes_put_u64(w, (uint64_t)m->stats->extent_max);
     ga_bytes_put_u32(w, GA_REGION_COUNT);
     for (int r = 0; r < GA_REGION_COUNT; r++)
         put_region(w, &m->stats->region[r]);
@@ -204,14 +178,15 @@ enum ga_io_status ga_partial_write(const char *path, const struct ga_partial *p,
 
 /* --- reading --- */
 
-/* A key of stats_add.h (|x| or ~|x|) of an encoding of f, or `none`. */
+/* A key of stats_add.h (|x| or ~|x|, |x| below 2^(bits - 1)) of an
+ * encoding of f, or `none`; every int64_t is the key of a float64. */
 static bool key_ok(int64_t key, int64_t none, const struct ga_format *f)
 {
-    int64_t bound = (int64_t)1 << f->bits;
-    return key == none || (key >= -bound && key <= bound);
+    int64_t bound = f->bits < 64 ? (int64_t)1 << (f->bits - 1) : INT64_MAX;
+    return key == none || f->bits >= 64 || (key >= -bound && key < bound);
 }
 
-static bool bits_ok(uint32_t x, const struct ga_format *f)
+static bool bits_ok(ga_bits x, const struct ga_format *f)
 {
     return (uint64_t)x <= ga_all_ones(f);
 }
@@ -227,8 +202,8 @@ static void get_point(struct ga_byte_reader *r, struct ga_stats_point *p,
 {
     p->error = ga_bytes_get_f64(r);
     get_exact(r, &p->exact);
-    p->x = ga_bytes_get_u32(r);
-    p->y = ga_bytes_get_u32(r);
+    p->x = ga_bytes_get_u64(r);
+    p->y = ga_bytes_get_u64(r);
     ga_bytes_need(r, p->error == -1.0 || p->error >= 0.0, "a maximum's error is neither -1 nor >= 0");
     ga_bytes_need(r, bits_ok(p->x, f) && bits_ok(p->y, f), "a maximum's input or output is not an encoding of the format");
 }
@@ -262,7 +237,7 @@ static void get_region(struct ga_byte_reader *r, struct ga_region_stats *rs,
     uint64_t measured = 0;
 
     t->correct = ga_bytes_get_u64(r);
-    t->nonzero_min = key_from_file(ga_bytes_get_u64(r));
+    t->nonzero_min = (int64_t)ga_bytes_get_u64(r);
     ga_bytes_need(r, key_ok(t->nonzero_min, NO_KEY, f), "the least nonzero output's input is out of range");
     get_point(r, &t->max_ulp, f);
     get_point(r, &t->max_rel, f);
@@ -277,17 +252,17 @@ static void get_region(struct ga_byte_reader *r, struct ga_region_stats *rs,
     ga_bytes_need(r, ga_bytes_get_u32(r) == GA_DIST_BUCKETS, "the distance histogram has another number of buckets");
     for (int i = 0; i < GA_DIST_BUCKETS; i++)
         t->distance[i] = ga_bytes_get_u64(r);
-    t->unfaithful_neg = magnitude_from_file(ga_bytes_get_u32(r));
-    t->unfaithful_pos = magnitude_from_file(ga_bytes_get_u32(r));
+    t->unfaithful_neg = ga_bytes_get_u64(r);
+    t->unfaithful_pos = ga_bytes_get_u64(r);
     ga_bytes_need(r, (t->unfaithful_neg == NO_MAGNITUDE || bits_ok(t->unfaithful_neg, f))
             && (t->unfaithful_pos == NO_MAGNITUDE || bits_ok(t->unfaithful_pos, f)),
          "an unfaithful input is not an encoding of the format");
     ga_bytes_need(r, ga_bytes_get_u32(r) == GA_FAULT_COUNT, "another number of fault kinds");
     for (int i = 0; i < GA_FAULT_COUNT; i++) {
         struct ga_fault_point *p = &t->first_fault[i];
-        p->key = key_from_file(ga_bytes_get_u64(r));
-        p->x = ga_bytes_get_u32(r);
-        p->y = ga_bytes_get_u32(r);
+        p->key = (int64_t)ga_bytes_get_u64(r);
+        p->x = ga_bytes_get_u64(r);
+        p->y = ga_bytes_get_u64(r);
         get_exact(r, &p->exact);
         ga_bytes_need(r, key_ok(p->key, NO_KEY, f) && bits_ok(p->x, f) && bits_ok(p->y, f),
              "a first fault is not an encoding of the format");
@@ -371,8 +346,8 @@ static void get_stats(struct ga_byte_reader *r, struct ga_partial *p)
     struct ga_stats *s = p->m.stats;
     uint64_t counted = p->m.failed_inputs + p->m.skipped_inputs;
 
-    s->extent_min = key_from_file(ga_bytes_get_u64(r));
-    s->extent_max = key_from_file(ga_bytes_get_u64(r));
+    s->extent_min = (int64_t)ga_bytes_get_u64(r);
+    s->extent_max = (int64_t)ga_bytes_get_u64(r);
     ga_bytes_need(r, key_ok(s->extent_min, INT64_MAX, p->format)
             && key_ok(s->extent_max, INT64_MIN, p->format), "the extent is out of range");
     ga_bytes_need(r, ga_bytes_get_u32(r) == GA_REGION_COUNT, "another number of regions");

@@ -13,7 +13,9 @@
 #include "sweep/state_header.h"
 
 #define MAGIC "gelu-acc report "  /* 16 bytes, no NUL */
-#define VERSION 3u  /* 2: the backward options; 3: the backward sections */
+/* 2: the backward options; 3: the backward sections; 4: the float64 domain,
+ * sweep partials of version 3 */
+#define VERSION 4u
 #define MAX_FILE_BYTES ((size_t)1 << 30)
 
 int ga_report_partial_add_format(struct ga_report_partial *rp, const struct ga_format *f,
@@ -75,6 +77,7 @@ static bool same_report(const struct ga_report_partial *a, const struct ga_repor
     bool same = strcmp(a->program, b->program) == 0 && strcmp(a->formats, b->formats) == 0
                 && strcmp(a->float32_domain, b->float32_domain) == 0
                 && strcmp(a->real_float32_domain, b->real_float32_domain) == 0
+                && strcmp(a->float64_domain, b->float64_domain) == 0
                 && a->no_backward == b->no_backward
                 && a->oracle == b->oracle && a->nformats == b->nformats;
 
@@ -221,6 +224,7 @@ enum ga_io_status ga_report_partial_encode(const struct ga_report_partial *rp,
     ga_bytes_put_str(&w, rp->formats);
     ga_bytes_put_str(&w, rp->float32_domain);
     ga_bytes_put_str(&w, rp->real_float32_domain);
+    ga_bytes_put_str(&w, rp->float64_domain);
     ga_bytes_put_u8(&w, rp->no_backward);
     for (int k = 0; k < 3; k++)
         ga_bytes_put_str(&w, rp->backward_domain[k]);
@@ -334,6 +338,7 @@ enum ga_io_status ga_report_partial_decode(const unsigned char *data, size_t siz
     ga_bytes_get_str(&r, rp->formats, sizeof rp->formats);
     ga_bytes_get_str(&r, rp->float32_domain, sizeof rp->float32_domain);
     ga_bytes_get_str(&r, rp->real_float32_domain, sizeof rp->real_float32_domain);
+    ga_bytes_get_str(&r, rp->float64_domain, sizeof rp->float64_domain);
     flag = ga_bytes_get_u8(&r);
     ga_bytes_need(&r, flag <= 1, "a backward flag other than 0 and 1");
     rp->no_backward = flag == 1;

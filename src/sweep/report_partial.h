@@ -28,6 +28,7 @@ struct ga_report_partial {
     char program[64];
     char formats[256];
     char float32_domain[GA_DOMAIN_SPEC_LEN], real_float32_domain[GA_DOMAIN_SPEC_LEN];
+    char float64_domain[GA_DOMAIN_SPEC_LEN];
     /* The backward sections' options: none, or the domains of bfloat16,
      * float16 and float32 ("" for the default). */
     bool no_backward;
