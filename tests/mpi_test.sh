@@ -66,6 +66,26 @@ report_ranks64() {
     diff -r "$tmp/report64_one" "$tmp/report64_$n"
 }
 
+# --real-outputs under mpirun: every rank grades its share of the section's
+# inputs (outputs of x/2, graded against gelu and gelu_tanh).
+outside_ranks() {
+    mkdir -p "$tmp/ort"
+    "$GELU_ACC" inputs --format float16 -o "$tmp/ort/in16.npy" > /dev/null || return 1
+    "$PYTHON" -c "
+import numpy as np
+x = np.load('$tmp/ort/in16.npy')
+np.save('$tmp/ort/half16.npy', (x / np.float16(2)).astype(np.float16))" || return 1
+    printf '%s\n' '[half-f16]' 'library = somelib' 'version = 0.1' 'operator = Half' \
+        'format = float16' 'reference = gelu_tanh' 'kernel = outputs:half16.npy' \
+        'inputs = in16.npy' 'domain = all' > "$tmp/ort/manifest"
+    local args=(--formats float16 --real-outputs "$tmp/ort/manifest")
+    "$GELU_ACC" report --out "$tmp/outside_one" "${args[@]}" > /dev/null || return 1
+    grep -q half-f16 "$tmp/outside_one/float16-real.csv" || return 1
+    mpi 3 report --out "$tmp/outside_3" "${args[@]}" --threads 1 > /dev/null || return 1
+    diff -r "$tmp/outside_one" "$tmp/outside_3"
+}
+check "report with --real-outputs over 3 ranks = one process" outside_ranks
+
 # --partial under mpirun: rank 0 writes the merged partial, shard 1/1, which
 # merge prints as the sweep does.
 partial_written() {

@@ -80,6 +80,32 @@ check "... with its file, line and reason" \
     stderr_has "report: --real-outputs $tmp/ort/manifest:12: unknown key 'colour'"
 check "... and no report directory is made" test ! -e "$tmp/r3"
 
+# Shards: each grades its share of every section's inputs; merged, the
+# directory of one report.  A shard graded from another manifest (another
+# library version) is not a shard of the same report.
+manifest all
+outside_sharded() {
+    local n=$1 files=() k
+    for ((k = n; k >= 1; k--)); do
+        "$GELU_ACC" report --formats float16,bfloat16 --real-outputs "$tmp/ort/manifest" \
+            --shard "$k/$n" --partial "$tmp/os$k" || return 1
+        files+=("$tmp/os$k")
+    done
+    rm -rf "$tmp/merged$n"
+    "$GELU_ACC" merge --out "$tmp/merged$n" "${files[@]}" > /dev/null || return 1
+    diff -r "$tmp/r" "$tmp/merged$n"
+}
+check "--real-outputs: 1 shard merged = one report, every file" outside_sharded 1
+check "--real-outputs: 3 shards merged = one report, every file" outside_sharded 3
+other_manifest() {
+    sed 's/^version = 0.1$/version = 0.2/' "$tmp/ort/manifest" > "$tmp/ort/manifest2"
+    "$GELU_ACC" report --formats float16,bfloat16 --real-outputs "$tmp/ort/manifest2" \
+        --shard 2/3 --partial "$tmp/os_other" || return 1
+    expect_status 2 "$GELU_ACC" merge --out "$tmp/x" "$tmp/os1" "$tmp/os_other" "$tmp/os3" &&
+        stderr_has "not a shard of the same report"
+}
+check "a shard graded from another manifest is refused" other_manifest
+
 manifest all
 rm "$tmp/ort/half16.npy"
 check "a missing outputs file is refused (exit 2)" \

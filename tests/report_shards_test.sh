@@ -65,9 +65,6 @@ check "a shard's backward options reach the merged pages" \
     grep -q 'stride:1048576' "$tmp/merged3/float32-backward.json"
 check "a sweep's partial is not a report's" \
     refused "not a report partial file" "$GELU_ACC" merge --out "$tmp/x4" "$tmp/one/float32.md"
-check "--real-outputs cannot be sharded" \
-    refused "cannot be sharded" "$GELU_ACC" report --formats bfloat16 --shard 1/2 \
-        --partial "$tmp/x" --real-outputs "$tmp/none"
 check "--shard without --partial is refused" \
     refused "--shard needs --partial" "$GELU_ACC" report --out "$tmp/x5" --shard 1/2
 check "merge --out refuses --json" \

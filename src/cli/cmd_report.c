@@ -73,9 +73,9 @@ static const char help[] =
     "writes its state (statistics and plot data) to FILE instead of pages;\n"
     "'gelu-acc merge --out DIR' of the N files writes what one report writes,\n"
     "byte for byte.  Under mpirun (a gelu-acc built with MPI) the ranks are the\n"
-    "shards and rank 0 writes DIR.  The backward sections are sharded the same\n"
-    "way (each shard measures its share of their pairs); --real-outputs is not\n"
-    "sharded.\n";
+    "shards and rank 0 writes DIR.  The backward sections and the rows of\n"
+    "--real-outputs are sharded the same way (each shard measures its share of\n"
+    "their pairs or inputs; every shard reads the manifests' files).\n";
 
 /* What each format is measured on: every encoding where there are few
  * enough, else the domain given for its width. */
@@ -242,113 +242,6 @@ static void append_line(char *buf, size_t size, const char *line)
         memcpy(buf + used, line, strlen(line) + 1);
 }
 
-/* The rows of the manifests' sections for f: each graded on its own inputs
- * into results[*n...] (against its reference, and tanh forms against exact
- * GELU too), or listed in rr->not_measured.  Returns a GA_EXIT_* status. */
-static int grade_outside(const struct ga_format *f, const struct ga_real_outputs *ro,
-                         size_t nro, const struct ga_sweep_options *base,
-                         struct ga_report_real *rr, struct ga_result *results, size_t *n,
-                         struct outside_text *text)
-{
-    char line[1536], seen[512] = "";
-    size_t t = 0;
-
-    for (size_t k = 0; k < nro; k++) {
-        for (size_t i = 0; i < ro[k].count; i++) {
-            const struct ga_real_outputs_entry *e = &ro[k].entries[i];
-            enum ga_function refs[2] = { GA_GELU, e->reference };
-            size_t nrefs = e->reference == GA_GELU ? 1 : 2;
-            struct ga_graded g[2];
-            struct ga_measurement m[2];
-            struct ga_domain d, second, stated;  /* second: g[1]'s inputs, unused */
-            struct ga_io_error io;
-            char why[512];
-            int status = GA_EXIT_OK;
-
-            if (e->format != f)
-                continue;
-            snprintf(line, sizeof line, "%s %s", e->library, e->version);
-            if (strstr(seen, line) == NULL && strlen(seen) + strlen(line) + 3 < sizeof seen) {
-                strcat(seen, seen[0] ? ", " : "");
-                strcat(seen, line);
-            }
-            if (e->unsupported[0]) {
-                snprintf(line, sizeof line, "`%s`: %s %s, %s: %s\n", e->name, e->library,
-                         e->version, e->operator_text, e->unsupported);
-                append_line(rr->not_measured, sizeof rr->not_measured, line);
-                continue;
-            }
-            if (ga_domain_parse(&stated, e->domain, f, why, sizeof why) != 0) {
-                ga_cli_error("report: section [%s] (line %d) of the real outputs: domain: %s",
-                             e->name, e->line, why);
-                return GA_EXIT_USAGE;
-            }
-            memset(m, 0, sizeof m);
-            for (size_t r = 0; r < nrefs; r++) {
-                if (ga_graded_open(&g[r], e->inputs, e->outputs, f, &io) != GA_IO_OK) {
-                    ga_cli_error("report: section [%s] of the real outputs: %s", e->name,
-                                 io.message);
-                    for (size_t q = 0; q < r; q++)
-                        ga_graded_close(&g[q]);
-                    ga_domain_free(&stated);
-                    return GA_EXIT_USAGE;
-                }
-                ga_graded_attach(&g[r], e->name, r == 0 ? &d : &second, &m[r]);
-                m[r].reference = refs[r];
-                m[r].want_profile = false;
-                m[r].want_shape = true;
-            }
-            /* The inputs must be the domain the section names: at least as many. */
-            if (g[0].inputs.length != stated.size) {
-                ga_cli_error("report: section [%s] of the real outputs: %s holds %llu inputs, "
-                             "its domain '%s' has %llu", e->name, e->inputs,
-                             (unsigned long long)g[0].inputs.length, e->domain,
-                             (unsigned long long)stated.size);
-                status = GA_EXIT_USAGE;
-            }
-            if (status == GA_EXIT_OK)
-                status = ga_cli_sweep("report", f, &d, m, nrefs, *base, e->name);
-            for (size_t r = 0; r < nrefs && status == GA_EXIT_OK; r++) {
-                struct ga_result *res = &results[*n];
-                if (ga_result_from_measurement(res, &m[r], &d, base->oracle, e->name) != 0) {
-                    status = GA_EXIT_INTERNAL;
-                    break;
-                }
-                snprintf(text[t].models, sizeof text[t].models, "%s %s: %s, run outside "
-                         "gelu-acc%s%s", e->library, e->version, e->operator_text,
-                         e->graph[0] ? "; graph as run: " : "", e->graph);
-                snprintf(text[t].formula, sizeof text[t].formula, "as the library computes it");
-                snprintf(text[t].computes, sizeof text[t].computes, "outputs graded from files");
-                res->models = text[t].models;
-                res->formula = text[t].formula;
-                res->computes = text[t].computes;
-                res->approximates = e->reference;
-                res->real = true;
-                snprintf(res->domain, sizeof res->domain, "%s", e->domain);
-                res->profile = NULL;
-                (*n)++;
-                t++;
-            }
-            for (size_t r = 0; r < nrefs; r++) {
-                if (m[r].stats)
-                    ga_measurement_clear(&m[r]);
-                ga_graded_close(&g[r]);
-            }
-            ga_domain_free(&d);
-            if (nrefs > 1)
-                ga_domain_free(&second);
-            ga_domain_free(&stated);
-            if (status != GA_EXIT_OK)
-                return status;
-        }
-    }
-    if (seen[0]) {
-        snprintf(line, sizeof line, "; run elsewhere and graded from files: %s", seen);
-        append_line(rr->machine, sizeof rr->machine, line);
-    }
-    return GA_EXIT_OK;
-}
-
 /* The sections of the manifests for f. */
 static size_t outside_count(const struct ga_format *f, const struct ga_real_outputs *ro,
                             size_t nro)
@@ -435,7 +328,7 @@ static int save_backward_share(const struct ga_format *f, const struct ga_backwa
  * shard (none: nothing measured, the statistics stay empty). */
 static int sweep_share(const struct ga_format *f, const struct ga_domain *d,
                        struct ga_measurement *m, size_t count, struct ga_sweep_options so,
-                       const struct report_share *share)
+                       const struct report_share *share, const char *label)
 {
     uint64_t first, end;
 
@@ -444,13 +337,34 @@ static int sweep_share(const struct ga_format *f, const struct ga_domain *d,
         return GA_EXIT_OK;
     so.first_chunk = first;
     so.end_chunk = end;
-    return ga_cli_sweep("report", f, d, m, count, so, f->name);
+    return ga_cli_sweep("report", f, d, m, count, so, label);
+}
+
+/* Measurement m of the shard, identified by id, as part j of e: a finished
+ * partial of shard K of N. */
+static int store_partial(struct ga_report_partial_format *e, size_t j,
+                         const struct ga_partial_identity *id, const struct ga_measurement *m,
+                         const struct report_share *share)
+{
+    struct ga_partial *p = ga_partial_new(id, share->shard, share->shards);
+
+    if (!p) {
+        ga_cli_error("report: out of memory");
+        return GA_EXIT_INTERNAL;
+    }
+    e->parts[j] = p;
+    p->next = p->end;
+    if (m->stats && ga_measurement_merge(&p->m, m) != GA_SWEEP_OK) {
+        ga_cli_error("report: one region would count 2^32 inputs");
+        return GA_EXIT_USAGE;
+    }
+    return GA_EXIT_OK;
 }
 
 /* The state of the shard: each measurement as a partial of its domain, with
- * its profile. */
+ * its profile, and room for `graded` rows graded from files after them. */
 static int save_share(const struct ga_format *f, struct ga_measurement *m, size_t n,
-                      size_t nreal, const struct ga_domain *domain,
+                      size_t nreal, size_t graded, const struct ga_domain *domain,
                       const struct ga_domain *real_domain, const struct ga_sweep_options *base,
                       const struct report_share *share)
 {
@@ -459,28 +373,22 @@ static int save_share(const struct ga_format *f, struct ga_measurement *m, size_
     struct ga_partial_identity *id = malloc(sizeof *id);
     int status = GA_EXIT_OK;
 
-    if (!id || ga_report_partial_add_format(rp, f, n + nreal) != 0) {
+    if (!id || ga_report_partial_add_format(rp, f, n + nreal + graded) != 0) {
         free(id);
         ga_cli_error("report: out of memory");
         return GA_EXIT_INTERNAL;
     }
+    e->graded = graded;
     for (size_t j = 0; j < n + nreal && status == GA_EXIT_OK; j++) {
         const struct ga_domain *d = j < n ? domain : real_domain;
-        struct ga_partial *p;
         if (ga_partial_identity_init(id, PACKAGE_NAME " " PACKAGE_VERSION, f, m[j].impl->name,
-                                     &m[j], d, base->oracle, 0, 0) != 0
-            || !(p = ga_partial_new(id, share->shard, share->shards))) {
+                                     &m[j], d, base->oracle, 0, 0) != 0) {
             ga_cli_error("report: out of memory");
             status = GA_EXIT_INTERNAL;
             break;
         }
-        e->parts[j] = p;
-        if (m[j].stats && ga_measurement_merge(&p->m, &m[j]) != GA_SWEEP_OK) {
-            ga_cli_error("report: one region would count 2^32 inputs");
-            status = GA_EXIT_USAGE;
-        }
-        p->next = p->end;
-        if (m[j].want_profile) {
+        status = store_partial(e, j, id, &m[j], share);
+        if (status == GA_EXIT_OK && m[j].want_profile) {
             e->profiles[j] = m[j].profile ? m[j].profile : ga_profile_new(f);
             m[j].profile = NULL;
             if (!e->profiles[j])
@@ -499,10 +407,10 @@ static int take_merged(const struct ga_format *f, struct ga_measurement *m, size
 {
     struct ga_report_partial_format *e = &share->merged->format[share->format];
 
-    if (e->format != f || e->count != count) {
+    if (e->format != f || e->count - e->graded != count) {
         ga_cli_error("report: the shards measured %zu implementations in %s, this gelu-acc "
-                     "plans %zu (merge where the same real libraries run)", e->count, f->name,
-                     count);
+                     "plans %zu (merge where the same real libraries run)",
+                     e->count - e->graded, f->name, count);
         return GA_EXIT_USAGE;
     }
     for (size_t j = 0; j < count; j++) {
@@ -533,6 +441,210 @@ static int take_merged(const struct ga_format *f, struct ga_measurement *m, size
     return GA_EXIT_OK;
 }
 
+/* The rows a shard keeps for the manifests' sections of f: one per
+ * reference of each measured section. */
+static size_t graded_rows(const struct ga_format *f, const struct ga_real_outputs *ro,
+                          size_t nro)
+{
+    size_t n = 0;
+
+    for (size_t k = 0; k < nro; k++)
+        for (size_t i = 0; i < ro[k].count; i++) {
+            const struct ga_real_outputs_entry *e = &ro[k].entries[i];
+            if (e->format == f && !e->unsupported[0])
+                n += e->reference == GA_GELU ? 1 : 2;
+        }
+    return n;
+}
+
+/* What the page says of the manifests: the libraries on the machine line,
+ * the unsupported sections among the real libraries not measured. */
+static void say_graded(struct ga_report_real *rr, const char *libraries,
+                       const char *not_measured)
+{
+    char line[600];
+
+    append_line(rr->not_measured, sizeof rr->not_measured, not_measured);
+    if (libraries[0]) {
+        snprintf(line, sizeof line, "; run elsewhere and graded from files: %s", libraries);
+        append_line(rr->machine, sizeof rr->machine, line);
+    }
+}
+
+/* Graded row r of a section, measured over the shard's share, as the next
+ * graded part of the shard's format entry: the partial's identity names the
+ * section, describes it as the page does and records the section's domain. */
+static int keep_graded(const struct ga_format *f, const struct ga_real_outputs_entry *e,
+                       const struct outside_text *text, const struct ga_measurement *m,
+                       const struct ga_domain *stated, enum ga_oracle oracle,
+                       const struct report_share *share, size_t *kept)
+{
+    struct ga_report_partial_format *entry = &share->save->format[share->save->nformats - 1];
+    struct ga_impl row = { .name = e->name, .approximates = e->reference,
+                           .models = text->models, .formula = text->formula,
+                           .computes = text->computes, .real = true };
+    struct ga_measurement named = *m;
+    struct ga_partial_identity *id = malloc(sizeof *id);
+    int status;
+
+    named.impl = &row;
+    if (!id || ga_partial_identity_init(id, PACKAGE_NAME " " PACKAGE_VERSION, f, e->name, &named,
+                                        stated, oracle, 0, 0) != 0) {
+        free(id);
+        ga_cli_error("report: section [%s] of the real outputs: out of memory, or a text too "
+                     "long for a partial file", e->name);
+        return GA_EXIT_INTERNAL;
+    }
+    status = store_partial(entry, entry->count - entry->graded + (*kept)++, id, m, share);
+    free(id);
+    return status;
+}
+
+/* The rows of the manifests' sections for f: each graded on its own inputs
+ * (against its reference, and tanh forms against exact GELU too) into
+ * results[*n...], or, in a shard, over its share into the shard's state;
+ * unsupported sections are listed in rr->not_measured.  Returns a GA_EXIT_*
+ * status. */
+static int grade_outside(const struct ga_format *f, const struct ga_real_outputs *ro,
+                         size_t nro, const struct ga_sweep_options *base,
+                         struct ga_report_real *rr, struct ga_result *results, size_t *n,
+                         struct outside_text *text, const struct report_share *share)
+{
+    char line[1536], seen[512] = "", not_measured[4096] = "";
+    size_t t = 0, kept = 0;
+
+    for (size_t k = 0; k < nro; k++) {
+        for (size_t i = 0; i < ro[k].count; i++) {
+            const struct ga_real_outputs_entry *e = &ro[k].entries[i];
+            enum ga_function refs[2] = { GA_GELU, e->reference };
+            size_t nrefs = e->reference == GA_GELU ? 1 : 2;
+            struct ga_graded g[2];
+            struct ga_measurement m[2];
+            struct ga_domain d, second, stated;  /* second: g[1]'s inputs, unused */
+            struct ga_io_error io;
+            char why[512];
+            int status = GA_EXIT_OK;
+
+            if (e->format != f)
+                continue;
+            snprintf(line, sizeof line, "%s %s", e->library, e->version);
+            if (strstr(seen, line) == NULL && strlen(seen) + strlen(line) + 3 < sizeof seen) {
+                strcat(seen, seen[0] ? ", " : "");
+                strcat(seen, line);
+            }
+            if (e->unsupported[0]) {
+                snprintf(line, sizeof line, "`%s`: %s %s, %s: %s\n", e->name, e->library,
+                         e->version, e->operator_text, e->unsupported);
+                append_line(not_measured, sizeof not_measured, line);
+                continue;
+            }
+            if (ga_domain_parse(&stated, e->domain, f, why, sizeof why) != 0) {
+                ga_cli_error("report: section [%s] (line %d) of the real outputs: domain: %s",
+                             e->name, e->line, why);
+                return GA_EXIT_USAGE;
+            }
+            memset(m, 0, sizeof m);
+            for (size_t r = 0; r < nrefs; r++) {
+                if (ga_graded_open(&g[r], e->inputs, e->outputs, f, &io) != GA_IO_OK) {
+                    ga_cli_error("report: section [%s] of the real outputs: %s", e->name,
+                                 io.message);
+                    for (size_t q = 0; q < r; q++)
+                        ga_graded_close(&g[q]);
+                    ga_domain_free(&stated);
+                    return GA_EXIT_USAGE;
+                }
+                ga_graded_attach(&g[r], e->name, r == 0 ? &d : &second, &m[r]);
+                m[r].reference = refs[r];
+                m[r].want_profile = false;
+                m[r].want_shape = true;
+            }
+            /* The inputs must be the domain the section names: at least as many. */
+            if (g[0].inputs.length != stated.size) {
+                ga_cli_error("report: section [%s] of the real outputs: %s holds %llu inputs, "
+                             "its domain '%s' has %llu", e->name, e->inputs,
+                             (unsigned long long)g[0].inputs.length, e->domain,
+                             (unsigned long long)stated.size);
+                status = GA_EXIT_USAGE;
+            }
+            if (status == GA_EXIT_OK)
+                status = sweep_share(f, &d, m, nrefs, *base, share, e->name);
+            for (size_t r = 0; r < nrefs && status == GA_EXIT_OK; r++, t++) {
+                struct ga_result *res;
+                snprintf(text[t].models, sizeof text[t].models, "%s %s: %s, run outside "
+                         "gelu-acc%s%s", e->library, e->version, e->operator_text,
+                         e->graph[0] ? "; graph as run: " : "", e->graph);
+                snprintf(text[t].formula, sizeof text[t].formula, "as the library computes it");
+                snprintf(text[t].computes, sizeof text[t].computes, "outputs graded from files");
+                if (share->save) {
+                    status = keep_graded(f, e, &text[t], &m[r], &stated, base->oracle, share,
+                                         &kept);
+                    continue;
+                }
+                res = &results[*n];
+                if (ga_result_from_measurement(res, &m[r], &d, base->oracle, e->name) != 0) {
+                    status = GA_EXIT_INTERNAL;
+                    break;
+                }
+                res->models = text[t].models;
+                res->formula = text[t].formula;
+                res->computes = text[t].computes;
+                res->approximates = e->reference;
+                res->real = true;
+                snprintf(res->domain, sizeof res->domain, "%s", e->domain);
+                res->profile = NULL;
+                (*n)++;
+            }
+            for (size_t r = 0; r < nrefs; r++) {
+                if (m[r].stats)
+                    ga_measurement_clear(&m[r]);
+                ga_graded_close(&g[r]);
+            }
+            ga_domain_free(&d);
+            if (nrefs > 1)
+                ga_domain_free(&second);
+            ga_domain_free(&stated);
+            if (status != GA_EXIT_OK)
+                return status;
+        }
+    }
+    if (share->save) {
+        struct ga_report_partial_format *entry = &share->save->format[share->save->nformats - 1];
+        snprintf(entry->graded_libraries, sizeof entry->graded_libraries, "%s", seen);
+        snprintf(entry->graded_not_measured, sizeof entry->graded_not_measured, "%s",
+                 not_measured);
+    } else {
+        say_graded(rr, seen, not_measured);
+    }
+    return GA_EXIT_OK;
+}
+
+/* The rows graded from files in merged shards, into results[*n...]: their
+ * figures, descriptions and domains are the shards'. */
+static int take_graded(const struct ga_format *f, const struct report_share *share,
+                       struct ga_report_real *rr, struct ga_result *results, size_t *n)
+{
+    struct ga_report_partial_format *e = &share->merged->format[share->format];
+
+    for (size_t j = e->count - e->graded; j < e->count; j++) {
+        const struct ga_partial *p = e->parts[j];
+        struct ga_domain stated;
+        char why[512];
+        int status;
+
+        if (ga_domain_parse(&stated, p->id.domain, f, why, sizeof why) != 0) {
+            ga_cli_error("report: the shards' row %s: domain: %s", p->id.impl, why);
+            return GA_EXIT_USAGE;
+        }
+        status = ga_result_from_measurement(&results[(*n)++], &p->m, &stated, share->merged->oracle,
+                                            p->id.impl);
+        ga_domain_free(&stated);
+        if (status != 0)
+            return GA_EXIT_INTERNAL;
+    }
+    say_graded(rr, e->graded_libraries, e->graded_not_measured);
+    return GA_EXIT_OK;
+}
+
 /* The models sweep domain_spec; the real libraries real_spec, in the same
  * pass when it is the same domain.  *measured says over what. */
 static int report_format(const char *dir, const struct ga_format *f, const char *domain_spec,
@@ -541,7 +653,10 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
                          struct ga_report_domain *measured, struct report_share *share,
                          const struct ga_backward_domains *bw)
 {
-    size_t outside = 2 * outside_count(f, ro, nro);
+    /* the rows graded from files: each section against one or two references */
+    size_t outside = share->merged && share->format < share->merged->nformats
+                         ? share->merged->format[share->format].graded
+                         : 2 * outside_count(f, ro, nro);
     size_t max = ga_report_plan_max() + ga_report_plan_real_max(), n, nreal;
     struct ga_measurement *m = calloc(max + 1, sizeof *m);
     struct ga_result *results = calloc(max + outside + 1, sizeof *results);
@@ -583,16 +698,20 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     if (share->merged) {
         status = take_merged(f, m, n + nreal, n, &domain, &real_domain, share);
     } else if (separate) {
-        status = sweep_share(f, &domain, m, n, *base, share);
+        status = sweep_share(f, &domain, m, n, *base, share, f->name);
         if (status == GA_EXIT_OK)
-            status = sweep_share(f, &real_domain, m + n, nreal, *base, share);
+            status = sweep_share(f, &real_domain, m + n, nreal, *base, share, f->name);
     } else {
-        status = sweep_share(f, &domain, m, n + nreal, *base, share);
+        status = sweep_share(f, &domain, m, n + nreal, *base, share, f->name);
     }
     if (status == GA_EXIT_OK && share->save) {
-        status = save_share(f, m, n, nreal, &domain, &real_domain, base, share);
+        size_t none = 0;
+        status = save_share(f, m, n, nreal, graded_rows(f, ro, nro), &domain, &real_domain, base,
+                            share);
         if (status == GA_EXIT_OK)
             status = save_backward_share(f, bw, base->threads, share);
+        if (status == GA_EXIT_OK)
+            status = grade_outside(f, ro, nro, base, &rr, NULL, &none, text, share);
         n = nreal = 0;  /* no page */
         status = status == GA_EXIT_OK ? SHARE_SAVED : status;
     }
@@ -607,7 +726,8 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     /* Measured here, then graded from files: after this, nreal counts both. */
     if (status == GA_EXIT_OK) {
         size_t rows = n + nreal;
-        status = grade_outside(f, ro, nro, base, &rr, results, &rows, text);
+        status = share->merged ? take_graded(f, share, &rr, results, &rows)
+                               : grade_outside(f, ro, nro, base, &rr, results, &rows, text, share);
         nreal = rows - n;
     }
     if (status == GA_EXIT_OK) {
@@ -816,6 +936,7 @@ static int report_all(const char *dir, const char *formats, const char *f32_doma
 /* A shard of every format of the list into share->save (no page). */
 static int report_shard(const char *formats, const char *f32_domain,
                         const char *real_f32_domain, const char *f64_domain,
+                        const struct ga_real_outputs *ro, size_t nro,
                         const struct ga_sweep_options *so, struct report_share *share,
                         const struct ga_backward_domains *bw)
 {
@@ -827,7 +948,7 @@ static int report_shard(const char *formats, const char *f32_domain,
         const struct ga_format *f = ga_format_by_name(name);
         const char *domain = format_domain(f, f32_domain, f64_domain);
         const char *real = f->bits == 32 && real_f32_domain ? real_f32_domain : domain;
-        status = report_format(NULL, f, domain, real, NULL, 0, so, "", NULL, share, bw);
+        status = report_format(NULL, f, domain, real, ro, nro, so, "", NULL, share, bw);
     }
     return status;
 }
@@ -940,6 +1061,7 @@ static int merge_ranks(struct ga_report_partial *mine, const char *dir, bool for
 /* --shard K/N --partial FILE, or this rank's shard under mpirun. */
 static int report_shards(const char *formats, const char *f32_domain,
                          const char *real_f32_domain, const char *f64_domain,
+                         const struct ga_real_outputs *ro, size_t nro,
                          const struct ga_sweep_options *so,
                          struct report_share *share, const char *partial, const char *dir,
                          bool force, const struct ga_backward_domains *bw)
@@ -965,7 +1087,8 @@ static int report_shards(const char *formats, const char *f32_domain,
     mine.shard = share->shard;
     mine.shards = share->shards;
     share->save = &mine;
-    status = report_shard(formats, f32_domain, real_f32_domain, f64_domain, so, share, bw);
+    status = report_shard(formats, f32_domain, real_f32_domain, f64_domain, ro, nro, so, share,
+                          bw);
     if (status == GA_EXIT_OK && ga_ranks_count() > 1) {
         status = merge_ranks(&mine, dir, force);
     } else if (status == GA_EXIT_OK && ga_report_partial_write(partial, &mine, &err) != GA_IO_OK) {
@@ -1066,11 +1189,6 @@ int ga_cmd_report(int argc, char **argv)
         ga_cli_error("report: --shard needs --partial FILE (then 'gelu-acc merge --out DIR')");
         return GA_EXIT_USAGE;
     }
-    if ((partial || ga_ranks_count() > 1) && nro > 0) {
-        ga_cli_error("report: --real-outputs cannot be sharded: give it to a report of one "
-                     "process");
-        return GA_EXIT_USAGE;
-    }
     if (ga_ranks_count() > 1 && (partial || share.shards > 1)) {
         ga_cli_error("report: under mpirun the ranks are the shards: --shard and --partial "
                      "cannot be used");
@@ -1080,11 +1198,11 @@ int ga_cmd_report(int argc, char **argv)
         formats = GA_REPORT_FORMATS_ALL;
     if (check_formats(formats, list, sizeof list) != 0 || check_backward_domains(formats, &bw) != 0)
         return GA_EXIT_USAGE;
-    if (partial || ga_ranks_count() > 1)
-        return report_shards(formats, f32_domain, real_f32_domain, f64_domain, &so, &share,
-                             partial, dir, force, &bw);
     status = read_manifests(manifests, nro, ro);
-    if (status == GA_EXIT_OK)
+    if (status == GA_EXIT_OK && (partial || ga_ranks_count() > 1))
+        status = report_shards(formats, f32_domain, real_f32_domain, f64_domain, ro, nro, &so,
+                               &share, partial, dir, force, &bw);
+    else if (status == GA_EXIT_OK)
         status = report_all(dir, formats, f32_domain, real_f32_domain, f64_domain, ro, nro, &so,
                             force, &share, &bw);
     for (size_t k = 0; k < nro; k++)

@@ -14,7 +14,7 @@
 
 #define MAGIC "gelu-acc report "  /* 16 bytes, no NUL */
 /* 2: the backward options; 3: the backward sections; 4: the float64 domain,
- * sweep partials of version 3 */
+ * sweep partials of version 3, rows graded from --real-outputs files */
 #define VERSION 4u
 #define MAX_FILE_BYTES ((size_t)1 << 30)
 
@@ -28,6 +28,8 @@ int ga_report_partial_add_format(struct ga_report_partial *rp, const struct ga_f
     e->format = f;
     e->count = count;
     e->backward = NULL;
+    e->graded = 0;
+    e->graded_libraries[0] = e->graded_not_measured[0] = '\0';
     e->parts = calloc(count + 1, sizeof *e->parts);
     e->profiles = calloc(count + 1, sizeof *e->profiles);
     rp->nformats++;
@@ -84,9 +86,12 @@ static bool same_report(const struct ga_report_partial *a, const struct ga_repor
     for (int k = 0; same && k < 3; k++)
         same = strcmp(a->backward_domain[k], b->backward_domain[k]) == 0;
 
-    for (size_t i = 0; same && i < a->nformats; i++)
-        same = a->format[i].format == b->format[i].format
-               && a->format[i].count == b->format[i].count;
+    for (size_t i = 0; same && i < a->nformats; i++) {
+        const struct ga_report_partial_format *x = &a->format[i], *y = &b->format[i];
+        same = x->format == y->format && x->count == y->count && x->graded == y->graded
+               && strcmp(x->graded_libraries, y->graded_libraries) == 0
+               && strcmp(x->graded_not_measured, y->graded_not_measured) == 0;
+    }
     return same;
 }
 
@@ -174,6 +179,11 @@ int ga_report_partials_merge(struct ga_report_partial *parts, size_t n,
             status = -1;
             break;
         }
+        out->format[i].graded = parts[0].format[i].graded;
+        memcpy(out->format[i].graded_libraries, parts[0].format[i].graded_libraries,
+               sizeof out->format[i].graded_libraries);
+        memcpy(out->format[i].graded_not_measured, parts[0].format[i].graded_not_measured,
+               sizeof out->format[i].graded_not_measured);
         for (size_t j = 0; j < count && status == 0; j++)
             status = merge_one(parts, n, i, j, set, &out->format[i], why);
         if (status == 0 && parts[0].format[i].backward)
@@ -236,6 +246,9 @@ enum ga_io_status ga_report_partial_encode(const struct ga_report_partial *rp,
         const struct ga_report_partial_format *e = &rp->format[i];
         ga_header_put_format(&w, e->format);
         ga_bytes_put_u32(&w, (uint32_t)e->count);
+        ga_bytes_put_u32(&w, (uint32_t)e->graded);
+        ga_bytes_put_str(&w, e->graded_libraries);
+        ga_bytes_put_str(&w, e->graded_not_measured);
         for (size_t j = 0; j < e->count && s == GA_IO_OK; j++) {
             unsigned char *part;
             size_t n;
@@ -354,12 +367,18 @@ enum ga_io_status ga_report_partial_decode(const unsigned char *data, size_t siz
     for (uint32_t i = 0; i < nformats && !r.failure; i++) {
         const struct ga_format *f = ga_header_get_format(&r, name, sizeof name,
                                                          "an unknown format");
-        uint32_t count = ga_bytes_get_u32(&r);
+        uint32_t count = ga_bytes_get_u32(&r), graded = ga_bytes_get_u32(&r);
         ga_bytes_need(&r, count <= 4096, "a measurement count out of range");
+        ga_bytes_need(&r, graded <= count, "more rows graded from files than measurements");
         if (r.failure || ga_report_partial_add_format(rp, f, count) != 0) {
             ga_bytes_need(&r, false, "out of memory");
             break;
         }
+        rp->format[i].graded = graded;
+        ga_bytes_get_str(&r, rp->format[i].graded_libraries,
+                         sizeof rp->format[i].graded_libraries);
+        ga_bytes_get_str(&r, rp->format[i].graded_not_measured,
+                         sizeof rp->format[i].graded_not_measured);
         for (uint32_t j = 0; j < count && !r.failure; j++) {
             struct ga_report_partial_format *e = &rp->format[i];
             struct ga_io_error why;

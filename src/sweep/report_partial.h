@@ -22,6 +22,11 @@ struct ga_report_partial_format {
     struct ga_partial **parts;       /* count entries */
     struct ga_profile **profiles;    /* count entries, NULL: no profile */
     struct ga_backward_partial *backward;  /* the backward section's shard, or NULL */
+    /* The last `graded` of the parts are rows graded from the files of
+     * --real-outputs manifests; what the page says of those manifests: */
+    size_t graded;
+    char graded_libraries[512];      /* "onnxruntime-node 1.30.0, ...", or "" */
+    char graded_not_measured[4096];  /* their unsupported sections, one line each */
 };
 
 struct ga_report_partial {
@@ -39,8 +44,9 @@ struct ga_report_partial {
     struct ga_report_partial_format format[GA_FORMAT_COUNT];
 };
 
-/* Room for count measurements of format f at the next format entry: 0, or
- * -1 when out of memory or every entry is taken. */
+/* Room for count measurements of format f at the next format entry (none
+ * of them graded from files until the caller says so): 0, or -1 when out
+ * of memory or every entry is taken. */
 int ga_report_partial_add_format(struct ga_report_partial *rp, const struct ga_format *f,
                                  size_t count);
 void ga_report_partial_free(struct ga_report_partial *rp);
