@@ -24,8 +24,17 @@ for d in all stride:4096; do
 done
 check "float64 refuses range:A:B beyond 2^32 encodings without :N (exit status 2)" \
     bash -c "$GELU_ACC sweep --impl erf_f64 --format float64 --domain range:-40:10 2> $tmp/err; [ \$? = 2 ] && grep -q 'add :N' $tmp/err"
-check "float64 refuses --partial (exit status 2)" \
-    bash -c "$GELU_ACC sweep --impl erf_f64 --format float64 --domain random:10 --partial $tmp/p 2> $tmp/err; [ \$? = 2 ] && grep -q 'at most 32 bits' $tmp/err && [ ! -e $tmp/p ]"
+# float64 in a checkpoint: the run that writes it and the run that finds it
+# finished print what the sweep prints (64-bit encodings in the file).
+float64_checkpoint() {
+    local args=(sweep --impl erf_f64 --format float64 --domain random:50000:2 --json)
+    "$GELU_ACC" "${args[@]}" > "$tmp/one" &&
+    "$GELU_ACC" "${args[@]}" --checkpoint "$tmp/ck64" > "$tmp/first" &&
+    "$GELU_ACC" "${args[@]}" --checkpoint "$tmp/ck64" > "$tmp/again" &&
+    cmp "$tmp/one" "$tmp/first" && cmp "$tmp/one" "$tmp/again"
+}
+check "float64 --checkpoint: written, then found finished: the sweep's bytes both times" \
+    float64_checkpoint
 check "float64 truth: decimal and hex-float name the same input; gelu(-40) = -0 (|gelu(-40)| < 2^-1098)" \
     bash -c "$GELU_ACC truth --format float64 -- 1 0x1p0 -40 > $tmp/t && [ \"\$(sed -n 1p $tmp/t)\" = \"\$(sed -n 2p $tmp/t)\" ] && [ \"\$(sed -n 3p $tmp/t | cut -d' ' -f1,2)\" = '0xc044000000000000 0x8000000000000000' ]"
 finish
