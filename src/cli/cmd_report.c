@@ -242,18 +242,6 @@ static void append_line(char *buf, size_t size, const char *line)
         memcpy(buf + used, line, strlen(line) + 1);
 }
 
-/* The sections of the manifests for f. */
-static size_t outside_count(const struct ga_format *f, const struct ga_real_outputs *ro,
-                            size_t nro)
-{
-    size_t n = 0;
-
-    for (size_t k = 0; k < nro; k++)
-        for (size_t i = 0; i < ro[k].count; i++)
-            n += ro[k].entries[i].format == f;
-    return n;
-}
-
 /* Where report_format gets its measurements: swept here (shard 1/1 is the
  * whole domain), or taken from merged shards; with save, a shard's state is
  * stored there and no page is written. */
@@ -475,20 +463,14 @@ static void say_graded(struct ga_report_real *rr, const char *libraries,
  * graded part of the shard's format entry: the partial's identity names the
  * section, describes it as the page does and records the section's domain. */
 static int keep_graded(const struct ga_format *f, const struct ga_real_outputs_entry *e,
-                       const struct outside_text *text, const struct ga_measurement *m,
-                       const struct ga_domain *stated, enum ga_oracle oracle,
-                       const struct report_share *share, size_t *kept)
+                       const struct ga_measurement *m, const struct ga_domain *stated,
+                       enum ga_oracle oracle, const struct report_share *share, size_t *kept)
 {
     struct ga_report_partial_format *entry = &share->save->format[share->save->nformats - 1];
-    struct ga_impl row = { .name = e->name, .approximates = e->reference,
-                           .models = text->models, .formula = text->formula,
-                           .computes = text->computes, .real = true };
-    struct ga_measurement named = *m;
     struct ga_partial_identity *id = malloc(sizeof *id);
     int status;
 
-    named.impl = &row;
-    if (!id || ga_partial_identity_init(id, PACKAGE_NAME " " PACKAGE_VERSION, f, e->name, &named,
+    if (!id || ga_partial_identity_init(id, PACKAGE_NAME " " PACKAGE_VERSION, f, e->name, m,
                                         stated, oracle, 0, 0) != 0) {
         free(id);
         ga_cli_error("report: section [%s] of the real outputs: out of memory, or a text too "
@@ -569,30 +551,25 @@ static int grade_outside(const struct ga_format *f, const struct ga_real_outputs
             if (status == GA_EXIT_OK)
                 status = sweep_share(f, &d, m, nrefs, *base, share, e->name);
             for (size_t r = 0; r < nrefs && status == GA_EXIT_OK; r++, t++) {
-                struct ga_result *res;
+                /* measured: the row described as the page shows it */
+                struct ga_impl row = { .name = e->name, .approximates = e->reference,
+                                       .models = text[t].models, .formula = text[t].formula,
+                                       .computes = text[t].computes, .real = true };
                 snprintf(text[t].models, sizeof text[t].models, "%s %s: %s, run outside "
                          "gelu-acc%s%s", e->library, e->version, e->operator_text,
                          e->graph[0] ? "; graph as run: " : "", e->graph);
                 snprintf(text[t].formula, sizeof text[t].formula, "as the library computes it");
                 snprintf(text[t].computes, sizeof text[t].computes, "outputs graded from files");
+                m[r].impl = &row;
                 if (share->save) {
-                    status = keep_graded(f, e, &text[t], &m[r], &stated, base->oracle, share,
-                                         &kept);
-                    continue;
-                }
-                res = &results[*n];
-                if (ga_result_from_measurement(res, &m[r], &d, base->oracle, e->name) != 0) {
+                    status = keep_graded(f, e, &m[r], &stated, base->oracle, share, &kept);
+                } else if (ga_result_from_measurement(&results[*n], &m[r], &d, base->oracle,
+                                                      NULL) != 0) {
                     status = GA_EXIT_INTERNAL;
-                    break;
+                } else {
+                    snprintf(results[(*n)++].domain, sizeof results->domain, "%s", e->domain);
                 }
-                res->models = text[t].models;
-                res->formula = text[t].formula;
-                res->computes = text[t].computes;
-                res->approximates = e->reference;
-                res->real = true;
-                snprintf(res->domain, sizeof res->domain, "%s", e->domain);
-                res->profile = NULL;
-                (*n)++;
+                m[r].impl = NULL;
             }
             for (size_t r = 0; r < nrefs; r++) {
                 if (m[r].stats)
@@ -656,7 +633,7 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     /* the rows graded from files: each section against one or two references */
     size_t outside = share->merged && share->format < share->merged->nformats
                          ? share->merged->format[share->format].graded
-                         : 2 * outside_count(f, ro, nro);
+                         : graded_rows(f, ro, nro);
     size_t max = ga_report_plan_max() + ga_report_plan_real_max(), n, nreal;
     struct ga_measurement *m = calloc(max + 1, sizeof *m);
     struct ga_result *results = calloc(max + outside + 1, sizeof *results);
