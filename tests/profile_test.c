@@ -200,6 +200,107 @@ static void test_merge(void **state)
     ga_profile_free(all);
 }
 
+/* ga_profile_bin_of, the bin an encoding's value falls in, agrees with
+ * ga_profile_bin of the value for every encoding of the formats of 16 bits
+ * or fewer, and for float32 and float64 around 1/64 (where its integer
+ * shortcut ends), around 16 and on random encodings. */
+static void test_bin_of_encodings(void **state)
+{
+    struct test_rng rng = test_rng(0);
+    (void)state;
+    for (int id = 0; id < GA_FORMAT_COUNT; id++) {
+        const struct ga_format *f = ga_format_get((enum ga_format_id)id);
+        struct ga_profile *p = ga_profile_new(f);
+        assert_non_null(p);
+        ga_bits sm = ga_sign_mask(f), inf = ga_finite_end(f);
+        if (f->bits <= 16) {
+            for (uint32_t x = 0; x < ga_encoding_count(f); x++) {
+                bool finite = (x & ~sm) < inf;
+                int want = finite ? ga_profile_bin(ga_decode(f, x)) : -1;
+                if (ga_profile_bin_of(p, x) != want)
+                    fail_msg("%s %#x: bin %d, want %d", f->name, x, ga_profile_bin_of(p, x), want);
+            }
+        } else {
+            const double edges[] = { 1.0 / 64, 16.0, 0x1p-126, 1.0 };
+            for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++)
+                for (int sign = 0; sign < 2; sign++)
+                    for (int d = -3; d <= 3; d++) {
+                        ga_bits x = (ga_encode(f, edges[k]) + (ga_bits)(int64_t)d) | (sign ? sm : 0);
+                        assert_int_equal(ga_profile_bin_of(p, x), ga_profile_bin(ga_decode(f, x)));
+                    }
+            for (int i = 0; i < 100000; i++) {
+                ga_bits x = test_rng_encoding(&rng, f);
+                bool finite = (x & ~sm) < inf;
+                assert_int_equal(ga_profile_bin_of(p, x), finite ? ga_profile_bin(ga_decode(f, x)) : -1);
+            }
+        }
+        ga_profile_free(p);
+    }
+}
+
+/* Inputs in increasing order, as a sweep gives them (runs of a bin, the
+ * bins near 0 long), with errors from 0 to beyond the 2^90 ulp cap and
+ * sums past 2^64 units: the bins hold what adding each input alone to
+ * them gives (computed here from the definition in profile.h). */
+static void test_runs_match_one_by_one(void **state)
+{
+    enum { N = 30000 };
+    static ga_bits x[N], y[N];
+    static struct ga_truth t[N];
+    static double want_max[GA_PROFILE_BINS];
+    static uint64_t want_count[GA_PROFILE_BINS];
+    static unsigned __int128 want_sum[GA_PROFILE_BINS];
+    struct test_rng rng = test_rng(0);
+    struct ga_format_layout c;
+    (void)state;
+    ga_format_layout_init(&c, f32);
+    for (size_t i = 0; i < N; i++) {
+        double v = -17.0 + 34.0 * (double)i / N;
+        if (i % 3000 < 600)  /* long runs near 0, of both signs */
+            v = ldexp(i % 2 ? -1.0 : 1.0, -(int)(i % 3000) / 4);
+        x[i] = ga_encode(f32, v);
+        t[i] = exact_truth(f32, ga_decode(f32, x[i]) / 2);
+        switch (test_rng_below(&rng, 6)) {
+        case 0: y[i] = t[i].rounded; break;
+        case 1: y[i] = t[i].rounded + 1; break;
+        case 2: y[i] = t[i].rounded + ((ga_bits)1 << 22); break;    /* about 2^22 ulp */
+        case 3: y[i] = t[i].rounded ^ 0x40000000u; break;           /* huge: past the cap, or tiny */
+        case 4: y[i] = 0x7fc00000u; break;                          /* NaN: left out */
+        default: y[i] = ga_encode(f32, (double)test_rng_below(&rng, 1u << 30) * 0x1p-20); break;
+        }
+    }
+    for (int b = 0; b < GA_PROFILE_BINS; b++)
+        want_max[b] = -1;
+    for (size_t i = 0; i < N; i++) {
+        double e = ga_error_ulp(&c, y[i], &t[i]);
+        int b = (x[i] & 0x7fffffffu) < 0x7f800000u ? ga_profile_bin(ga_decode(f32, x[i])) : -1;
+        if (b < 0 || isnan(e))
+            continue;
+        if (e > want_max[b])
+            want_max[b] = e;
+        want_count[b]++;
+        want_sum[b] += (unsigned __int128)(fmin(e, 0x1p90) * 0x1p32);
+    }
+    struct ga_profile *p = ga_profile_new(f32);
+    for (size_t i = 0; i < N;) {  /* in batches of 1 to 4096 */
+        size_t m = 1 + (size_t)test_rng_below(&rng, 4096);
+        m = m < N - i ? m : N - i;
+        ga_profile_add_batch(p, x + i, y + i, t + i, m);
+        i += m;
+    }
+    assert_memory_equal(p->bin_max, want_max, sizeof want_max);
+    assert_memory_equal(p->bin_count, want_count, sizeof want_count);
+    assert_memory_equal(p->bin_sum, want_sum, sizeof want_sum);
+    /* the cases were reached: a bin above 2^64 units, one at the cap */
+    bool wide = false, capped = false;
+    for (int b = 0; b < GA_PROFILE_BINS; b++) {
+        wide |= want_sum[b] >> 64 != 0;
+        capped |= want_max[b] >= 0x1p90;
+    }
+    assert_true(wide && capped);
+    ga_profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +308,8 @@ int main(void)
         cmocka_unit_test(test_float16_points_and_bins),
         cmocka_unit_test(test_exact_mean),
         cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_bin_of_encodings),
+        cmocka_unit_test(test_runs_match_one_by_one),
     };
     f16 = ga_format_get(GA_FLOAT16);
     f32 = ga_format_get(GA_FLOAT32);

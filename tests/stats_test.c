@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "formats/format.h"
+#include "sweep/error.h"
 #include "sweep/histogram.h"
 #include "sweep/region.h"
 #include "sweep/stats.h"
@@ -57,6 +58,30 @@ static struct ga_stats *new_stats(void)
     struct ga_stats *s = ga_stats_new(f16);
     assert_non_null(s);
     return s;
+}
+
+/* ga_stats_add_batch_in asked for each input's ulp error: the same
+ * accumulator as without (checked by the callers), and ulp[i] bit for bit
+ * ga_error_ulp's for every input (any NaN matching any NaN), whichever path
+ * of the batch code took the input. */
+static void add_batch_with_ulps(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
+                                const struct ga_truth *t, size_t n)
+{
+    struct ga_stats_extent e;
+    double *ulp = malloc((n ? n : 1) * sizeof *ulp);
+
+    assert_non_null(ulp);
+    for (size_t i = 0; i < n; i++)
+        ulp[i] = -7.0;  /* no error is negative: a slot left unwritten shows */
+    ga_stats_batch_extent(s, x, n, &e);
+    assert_int_equal(ga_stats_add_batch_in(s, x, y, t, n, &e, ulp), GA_STATS_OK);
+    for (size_t i = 0; i < n; i++) {
+        double want = ga_error_ulp(&s->err, y[i], &t[i]);
+        if (!(isnan(want) && isnan(ulp[i])) && memcmp(&want, &ulp[i], sizeof want) != 0)
+            fail_msg("input %zu (x %#llx, y %#llx): ulp error %a, ga_error_ulp %a", i,
+                     (unsigned long long)x[i], (unsigned long long)y[i], ulp[i], want);
+    }
+    free(ulp);
 }
 
 static struct ga_summary summary(const struct ga_stats *s, enum ga_region r)
@@ -554,6 +579,10 @@ static void test_merge_and_order(void **state)
     }
     assert_int_equal(ga_stats_add_batch(batch, xs, ys, ts, N), GA_STATS_OK);
     assert_memory_equal(batch, all, sizeof *all);
+    struct ga_stats *with_ulps = new_stats();
+    add_batch_with_ulps(with_ulps, xs, ys, ts, N);
+    assert_memory_equal(with_ulps, all, sizeof *all);
+    ga_stats_free(with_ulps);
 
     /* the mix exercised every kind of outcome */
     struct ga_summary a = summary(all, GA_REGION_ALL);
@@ -817,7 +846,11 @@ static void test_batch_shortcuts(void **state)
             for (size_t i = 0; i < N;) {  /* batches of 1 to 5000 */
                 size_t m = 1 + (size_t)(rng() % (rng() % 2 ? 5000 : 3));
                 m = m < N - i ? m : N - i;
-                assert_int_equal(ga_stats_add_batch(batch, xs + i, ys + i, ts + i, m), GA_STATS_OK);
+                if (rng() % 2)  /* both entry points, ulp errors asked for or not */
+                    add_batch_with_ulps(batch, xs + i, ys + i, ts + i, m);
+                else
+                    assert_int_equal(ga_stats_add_batch(batch, xs + i, ys + i, ts + i, m),
+                                     GA_STATS_OK);
                 i += m;
             }
             assert_memory_equal(batch, one, sizeof *one);

@@ -162,9 +162,13 @@ struct ga_stats_extent {
 void ga_stats_batch_extent(const struct ga_stats *s, const ga_bits *x, size_t n,
                            struct ga_stats_extent *e);
 /* ga_stats_add_batch with the batch's extent found already (by
- * ga_stats_batch_extent on the same x): the same accumulator afterwards. */
+ * ga_stats_batch_extent on the same x): the same accumulator afterwards.
+ * When ulp is not NULL, ulp[i] receives input i's ulp error, bit for bit
+ * ga_error_ulp's (a plot profile then need not compute it again); it is
+ * left unspecified when GA_STATS_FULL is returned. */
 int ga_stats_add_batch_in(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
-                          const struct ga_truth *t, size_t n, const struct ga_stats_extent *e);
+                          const struct ga_truth *t, size_t n, const struct ga_stats_extent *e,
+                          double *ulp);
 /* into += from.  GA_STATS_MISMATCH or GA_STATS_FULL leave `into` unchanged. */
 int ga_stats_merge(struct ga_stats *into, const struct ga_stats *from);
 

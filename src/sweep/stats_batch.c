@@ -13,6 +13,9 @@
  *   errors computed as error.h does, stashed, then histogrammed and offered
  *   to the maxima in passes of their own (each with few variables, in
  *   registers; consecutive inputs often share a bin);
+ * - when the caller asks for them (a plot profile takes them next), each
+ *   input's ulp error is written as ga_error_ulp gives it: 0 for the errors
+ *   0, the stashed ones, ga_error_ulp itself on the other paths;
  * - everything else, and batches whose regions change at every input (a
  *   random domain), goes through ga_stats_add's code. */
 #include "sweep/stats_add.h"
@@ -23,9 +26,11 @@
 /* ga_stats_add for an input of region r.  Out of line, so that the loops
  * keep their registers. */
 static __attribute__((noinline)) void add_slow(struct ga_stats *s, enum ga_region r, ga_bits x,
-                                               ga_bits y, const struct ga_truth *t)
+                                               ga_bits y, const struct ga_truth *t, double *ulp)
 {
     add_one_in(&s->region[r], &s->err, &s->bounds, x, y, t);
+    if (ulp)
+        *ulp = ga_error_ulp(&s->err, y, t);
 }
 
 /* Offers the errors of an input to the maxima of its region, exactly as
@@ -434,9 +439,12 @@ offer_stashed(struct ga_stats_point *p, const double *e, double max, const struc
 
 static __attribute__((noinline)) void
 settle_stash(struct ga_region_stats *region, struct stash *st, const ga_bits *x,
-             const ga_bits *y, const struct ga_truth *t)
+             const ga_bits *y, const struct ga_truth *t, double *ulp)
 {
     struct ga_tally *rs = &region->tally;
+    if (ulp)
+        for (size_t k = 0; k < st->n; k++)
+            ulp[st->at[k]] = st->ulp[k];
     tally_ulps(region, st);
     if (st->max_ulp >= rs->max_ulp.error)
         offer_stashed(&rs->max_ulp, st->ulp, st->max_ulp, st, x, y, t);
@@ -469,7 +477,7 @@ enum { ZERO_STRETCH = 8 };
 static inline __attribute__((always_inline)) size_t
 error_run(struct ga_stats *s, const enum ga_region r, const struct ga_format_layout *c,
           const struct ga_region_bounds *b, const ga_bits *x, const ga_bits *y,
-          const struct ga_truth *t, size_t i, size_t n, struct zeros *z)
+          const struct ga_truth *t, size_t i, size_t n, struct zeros *z, double *ulp)
 {
     struct ga_region_stats *region = &s->region[r];
     struct ga_tally *rs = &region->tally;
@@ -534,7 +542,7 @@ error_run(struct ga_stats *s, const enum ga_region r, const struct ga_format_lay
             st.max_ulp = max_ulp;
             st.max_rel = max_rel;
             st.max_abs = max_abs;
-            settle_stash(region, &st, x, y, t);
+            settle_stash(region, &st, x, y, t, ulp);
             stashed = 0;
             max_ulp = max_rel = max_abs = 0.0;
             near_flush(rs, near);
@@ -548,7 +556,7 @@ error_run(struct ga_stats *s, const enum ga_region r, const struct ga_format_lay
         st.max_ulp = max_ulp;
         st.max_rel = max_rel;
         st.max_abs = max_abs;
-        settle_stash(region, &st, x, y, t);
+        settle_stash(region, &st, x, y, t, ulp);
     }
     near_flush(rs, near);
     z->nonzero_min = nonzero_min;
@@ -563,7 +571,7 @@ error_run(struct ga_stats *s, const enum ga_region r, const struct ga_format_lay
 static inline __attribute__((always_inline)) size_t
 add_run(struct ga_stats *s, const bool float32, const enum ga_region r,
         const struct ga_format_layout *c, const struct ga_region_bounds *b, const ga_bits *x,
-        const ga_bits *y, const struct ga_truth *t, size_t i, size_t n)
+        const ga_bits *y, const struct ga_truth *t, size_t i, size_t n, double *ulp)
 {
     struct ga_region_stats *region = &s->region[r];
     struct ga_tally *rs = &region->tally;
@@ -576,7 +584,7 @@ add_run(struct ga_stats *s, const bool float32, const enum ga_region r,
     for (;;) {
         size_t from = i;
         i = float32 ? scan_float32(r, x, y, t, i, n, &z) : scan_any(s, r, x, y, t, i, n, &z);
-        i = error_run(s, r, c, b, x, y, t, i, n, &z);
+        i = error_run(s, r, c, b, x, y, t, i, n, &z, ulp);
         if (i == from || i == n)
             break;
     }
@@ -595,7 +603,7 @@ add_run(struct ga_stats *s, const bool float32, const enum ga_region r,
  * and a NaN x lies on no side of 0. */
 static inline __attribute__((always_inline)) size_t
 add_nans(struct ga_stats *s, const struct ga_format_layout *c, const ga_bits *x,
-         const ga_bits *y, const struct ga_truth *t, size_t i, size_t n)
+         const ga_bits *y, const struct ga_truth *t, size_t i, size_t n, double *ulp)
 {
     const size_t start = i;
     while (i < n && (x[i] & ~c->sign_mask) >= c->nan_magnitude
@@ -603,6 +611,8 @@ add_nans(struct ga_stats *s, const struct ga_format_layout *c, const ga_bits *x,
            && (t[i].rounded & ~c->sign_mask) >= c->nan_magnitude)
         i++;
     s->region[GA_REGION_SPECIAL].tally.correct += i - start;
+    for (size_t k = start; ulp && k < i; k++)
+        ulp[k] = ga_error_ulp(c, y[k], &t[k]);
     return i;
 }
 
@@ -611,32 +621,32 @@ add_nans(struct ga_stats *s, const struct ga_format_layout *c, const ga_bits *x,
 static inline __attribute__((always_inline)) size_t
 add_some(struct ga_stats *s, const bool float32, const struct ga_format_layout *c,
          const struct ga_region_bounds *b, enum ga_region r, const ga_bits *x, const ga_bits *y,
-         const struct ga_truth *t, size_t i, size_t n)
+         const struct ga_truth *t, size_t i, size_t n, double *ulp)
 {
     size_t end = i;
     /* one copy of the loops per region, each with its region folded in */
     switch (r) {
     case GA_REGION_FAR_LEFT:
-        end = add_run(s, float32, GA_REGION_FAR_LEFT, c, b, x, y, t, i, n);
+        end = add_run(s, float32, GA_REGION_FAR_LEFT, c, b, x, y, t, i, n, ulp);
         break;
     case GA_REGION_LEFT_TAIL:
-        end = add_run(s, float32, GA_REGION_LEFT_TAIL, c, b, x, y, t, i, n);
+        end = add_run(s, float32, GA_REGION_LEFT_TAIL, c, b, x, y, t, i, n, ulp);
         break;
     case GA_REGION_CORE:
-        end = add_run(s, float32, GA_REGION_CORE, c, b, x, y, t, i, n);
+        end = add_run(s, float32, GA_REGION_CORE, c, b, x, y, t, i, n, ulp);
         break;
     case GA_REGION_TINY:
-        end = add_run(s, float32, GA_REGION_TINY, c, b, x, y, t, i, n);
+        end = add_run(s, float32, GA_REGION_TINY, c, b, x, y, t, i, n, ulp);
         break;
     case GA_REGION_RIGHT:
-        end = add_run(s, float32, GA_REGION_RIGHT, c, b, x, y, t, i, n);
+        end = add_run(s, float32, GA_REGION_RIGHT, c, b, x, y, t, i, n, ulp);
         break;
     default:  /* NaN, +-inf, +-0 */
-        end = add_nans(s, c, x, y, t, i, n);
+        end = add_nans(s, c, x, y, t, i, n, ulp);
         break;
     }
     if (end == i)
-        add_slow(s, r, x[i], y[i], &t[i]);
+        add_slow(s, r, x[i], y[i], &t[i], ulp ? &ulp[i] : NULL);
     return end == i ? i + 1 : end;
 }
 
@@ -644,10 +654,10 @@ add_some(struct ga_stats *s, const bool float32, const struct ga_format_layout *
 static inline __attribute__((always_inline)) void
 add_all(struct ga_stats *s, const bool float32, const struct ga_format_layout *c,
         const struct ga_region_bounds *b, const ga_bits *x, const ga_bits *y,
-        const struct ga_truth *t, size_t n)
+        const struct ga_truth *t, size_t n, double *ulp)
 {
     for (size_t i = 0; i < n;)
-        i = add_some(s, float32, c, b, ga_region_of(b, x[i], t[i].rounded), x, y, t, i, n);
+        i = add_some(s, float32, c, b, ga_region_of(b, x[i], t[i].rounded), x, y, t, i, n, ulp);
 }
 
 /* ga_stats_add one by one: for the inputs of a random domain, whose regions
@@ -655,12 +665,15 @@ add_all(struct ga_stats *s, const bool float32, const struct ga_format_layout *c
  * saves. */
 static __attribute__((noinline)) void add_each(struct ga_stats *s, const ga_bits *x,
                                                const ga_bits *y, const struct ga_truth *t,
-                                               size_t n)
+                                               size_t n, double *ulp)
 {
     const struct ga_format_layout c = s->err;
     const struct ga_region_bounds b = s->bounds;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         add_one_in(&s->region[ga_region_of(&b, x[i], t[i].rounded)], &c, &b, x[i], y[i], &t[i]);
+        if (ulp)
+            ulp[i] = ga_error_ulp(&c, y[i], &t[i]);
+    }
 }
 
 /* Whether the region changes at more than one input in eight among the
@@ -699,18 +712,18 @@ static const struct ga_region_bounds float32_bounds = {
 
 static __attribute__((noinline)) void add_float32(struct ga_stats *s, const ga_bits *x,
                                                   const ga_bits *y, const struct ga_truth *t,
-                                                  size_t n)
+                                                  size_t n, double *ulp)
 {
-    add_all(s, true, &float32_layout, &float32_bounds, x, y, t, n);
+    add_all(s, true, &float32_layout, &float32_bounds, x, y, t, n, ulp);
 }
 
 static __attribute__((noinline)) void add_any(struct ga_stats *s, const ga_bits *x,
                                               const ga_bits *y, const struct ga_truth *t,
-                                              size_t n)
+                                              size_t n, double *ulp)
 {
     const struct ga_format_layout c = s->err;
     const struct ga_region_bounds b = s->bounds;
-    add_all(s, false, &c, &b, x, y, t, n);
+    add_all(s, false, &c, &b, x, y, t, n, ulp);
 }
 
 static bool is_float32(const struct ga_format_layout *c, const struct ga_region_bounds *b)
@@ -733,21 +746,24 @@ int ga_stats_add_batch(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
     struct ga_stats_extent e;
 
     ga_stats_batch_extent(s, x, n, &e);
-    return ga_stats_add_batch_in(s, x, y, t, n, &e);
+    return ga_stats_add_batch_in(s, x, y, t, n, &e, NULL);
 }
 
 int ga_stats_add_batch_in(struct ga_stats *s, const ga_bits *x, const ga_bits *y,
-                          const struct ga_truth *t, size_t n, const struct ga_stats_extent *e)
+                          const struct ga_truth *t, size_t n, const struct ga_stats_extent *e,
+                          double *ulp)
 {
     for (int r = 0; r < GA_REGION_COUNT; r++)
         if (n > COUNT_LIMIT || tally_count(&s->region[r].tally) > COUNT_LIMIT - n)
             return GA_STATS_FULL;
+    if (ulp)  /* the errors 0 are not written one by one (all bits 0: +0) */
+        memset(ulp, 0, n * sizeof *ulp);
     if (scattered(&s->bounds, x, t, n))
-        add_each(s, x, y, t, n);
+        add_each(s, x, y, t, n, ulp);
     else if (is_float32(&s->err, &s->bounds))
-        add_float32(s, x, y, t, n);
+        add_float32(s, x, y, t, n, ulp);
     else
-        add_any(s, x, y, t, n);
+        add_any(s, x, y, t, n, ulp);
     s->extent_min = e->lo < s->extent_min ? e->lo : s->extent_min;
     s->extent_max = e->hi > s->extent_max ? e->hi : s->extent_max;
     return GA_STATS_OK;

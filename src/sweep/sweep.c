@@ -20,6 +20,7 @@ struct chunk_buffers {
     const ga_bits *inputs;              /* x, or the chunk's in its group */
     struct ga_truth truth[GA_FUNCTION_COUNT][GA_SWEEP_CHUNK];
     struct ga_stats_extent extent;      /* of the inputs: the same for every measurement */
+    double ulp[GA_SWEEP_CHUNK];         /* the statistics' ulp errors, for the profile */
 };
 
 /* Chunks a thread takes at once when some kernel runs in worker processes:
@@ -296,14 +297,15 @@ static void chunk_account(struct sweep_ctx *s, struct thread_state *t, size_t j,
     if (out->state == CHUNK_FAILED) {
         record_failure(&s->m[j], start, n, &out->failure);
     } else if (out->state == CHUNK_MEASURED) {
+        double *ulp = t->profile[j] ? t->buf->ulp : NULL;
         if (ga_stats_add_batch_in(t->stats[j], t->buf->inputs, out->outputs, truth, n,
-                                  &t->buf->extent) != 0) {
+                                  &t->buf->extent, ulp) != 0) {
             #pragma omp atomic write
             s->status = GA_SWEEP_TOO_LARGE;  /* not reached below the size limit */
             return;
         }
         if (t->profile[j])
-            ga_profile_add_batch(t->profile[j], t->buf->inputs, out->outputs, truth, n);
+            ga_profile_add_errors(t->profile[j], t->buf->inputs, ulp, n);
         if (t->shape[j])
             chunk_shape(s, t, j, n, in_group);
     }
