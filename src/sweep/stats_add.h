@@ -86,8 +86,9 @@ void ga_stats_add_other(struct ga_tally *rs, const struct ga_region_bounds *b, g
 /* The whole accounting of one input of a region, for any case: the
  * reference the fast path of ga_stats_add_batch (stats_batch.c) must agree with.  The format constants come as
  * pointers to the callers' local copies: the compiler then keeps them in
- * registers, where stores into the uint32_t bins could otherwise alias them. */
-static inline __attribute__((always_inline)) void
+ * registers, where stores into the uint32_t bins could otherwise alias them.
+ * Returns the input's ulp error (ga_error_ulp's, from the same computation). */
+static inline __attribute__((always_inline)) double
 add_one_in(struct ga_region_stats *region, const struct ga_format_layout *c,
            const struct ga_region_bounds *b, ga_bits x, ga_bits y, const struct ga_truth *t)
 {
@@ -112,6 +113,7 @@ add_one_in(struct ga_region_stats *region, const struct ga_format_layout *c,
         if (key < rs->nonzero_min)
             rs->nonzero_min = key;
     }
+    return e.ulp;
 }
 
 #endif

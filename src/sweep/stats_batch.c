@@ -15,7 +15,8 @@
  *   registers; consecutive inputs often share a bin);
  * - when the caller asks for them (a plot profile takes them next), each
  *   input's ulp error is written as ga_error_ulp gives it: 0 for the errors
- *   0, the stashed ones, ga_error_ulp itself on the other paths;
+ *   0, the stashed ones, add_one_in's on the other paths (ga_error_ulp's
+ *   for NaNs);
  * - everything else, and batches whose regions change at every input (a
  *   random domain), goes through ga_stats_add's code. */
 #include "sweep/stats_add.h"
@@ -28,9 +29,9 @@
 static __attribute__((noinline)) void add_slow(struct ga_stats *s, enum ga_region r, ga_bits x,
                                                ga_bits y, const struct ga_truth *t, double *ulp)
 {
-    add_one_in(&s->region[r], &s->err, &s->bounds, x, y, t);
+    double e = add_one_in(&s->region[r], &s->err, &s->bounds, x, y, t);
     if (ulp)
-        *ulp = ga_error_ulp(&s->err, y, t);
+        *ulp = e;
 }
 
 /* Offers the errors of an input to the maxima of its region, exactly as
@@ -670,9 +671,10 @@ static __attribute__((noinline)) void add_each(struct ga_stats *s, const ga_bits
     const struct ga_format_layout c = s->err;
     const struct ga_region_bounds b = s->bounds;
     for (size_t i = 0; i < n; i++) {
-        add_one_in(&s->region[ga_region_of(&b, x[i], t[i].rounded)], &c, &b, x[i], y[i], &t[i]);
+        double e = add_one_in(&s->region[ga_region_of(&b, x[i], t[i].rounded)], &c, &b, x[i],
+                              y[i], &t[i]);
         if (ulp)
-            ulp[i] = ga_error_ulp(&c, y[i], &t[i]);
+            ulp[i] = e;
     }
 }
 
