@@ -9,6 +9,17 @@
 
 #include "formats/format.h"
 
+/* On the definition of a form that calls fmaf(): a second copy for x86-64
+ * CPUs with FMA, chosen when the program loads, where each fmaf() is one
+ * instruction instead of a call into libm.  fmaf() is correctly rounded
+ * either way, and contraction stays off (fp_contract.h), so both copies
+ * give the same bits. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define GA_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define GA_FMA_CLONES
+#endif
+
 /* Float32 forms ("opmath"): computed in float; a 16-bit input is widened to
  * float and the result rounded once to its format by the batch function. */
 float ga_gelu_erf_f32(float x);            /* gelu_erf.c */

@@ -51,7 +51,7 @@ static float erf_as(float u)
 
 /* GELU specials: NaN -> NaN; +inf -> +inf; -inf -> (-inf)*(1 - 1) = NaN;
  * +-0 -> (+-0)*(1 +- (1 - r)) = +-0. */
-float ga_gelu_erf_as_f32(float x)
+GA_FMA_CLONES float ga_gelu_erf_as_f32(float x)
 {
     const float sqrt1_2 = (float)M_SQRT1_2;
     float half_x = x * 0.5f;

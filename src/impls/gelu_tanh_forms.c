@@ -45,7 +45,7 @@ float ga_gelu_tanh_f32(float x)
 }
 
 /* As ga_gelu_tanh_f32, with one rounding fewer: kappa*x^3 + x fused. */
-float ga_gelu_tanh_fma_f32(float x)
+GA_FMA_CLONES float ga_gelu_tanh_fma_f32(float x)
 {
     const float beta = (float)BETA, kappa = (float)KAPPA;
     float x3 = x * x * x;
