@@ -258,6 +258,33 @@ static void test_signs_apart(void **state)
     assert_int_equal(s.side[GA_SHAPE_RIGHT].pairs, 0);
 }
 
+/* Outputs of the wrong sign that break no order: left of x0, inputs of
+ * growing magnitude (-2, -2.002, ...) whose outputs, after the first, are
+ * positive and rising.  No violation, every input after the first a sign
+ * error, on a chunk otherwise plain: the chunks that the one-pass path of
+ * ga_shape_add_chunk must hand to the full one. */
+static void test_wrong_signs_in_order(void **state)
+{
+    const struct ga_format *f = ga_format_get(GA_FLOAT16);
+    enum { N = 64 };
+    ga_bits x[N], y[N];
+    struct ga_truth t[N];
+    struct ga_shape s;
+    (void)state;
+    for (int i = 0; i < N; i++) {
+        x[i] = 0xc000 + (ga_bits)i;
+        assert_int_equal(ga_truth_mpfr(GA_GELU, f, x[i], &t[i]), GA_TRUTH_OK);
+        y[i] = i == 0 ? t[i].rounded : ga_encode(f, 0.001 * i);
+    }
+    ga_shape_init(&s, f, GA_GELU, true, false);
+    ga_shape_add_chunk(&s, x, y, t, N);
+    assert_int_equal(s.side[GA_SHAPE_LEFT].pairs, N - 1);
+    assert_int_equal(s.side[GA_SHAPE_LEFT].violations, 0);
+    assert_int_equal(s.side[GA_SHAPE_RIGHT].pairs, 0);
+    assert_int_equal(s.sign_errors, N - 1);
+    assert_int_equal(s.first_sign_error.x, x[N - 1]);  /* the least input */
+}
+
 /* One chunk, or the same inputs cut in two and joined (by the ledger, in
  * either order of arrival, or by merging runs in domain order): the same
  * figures. */
@@ -560,6 +587,7 @@ int main(void)
         cmocka_unit_test(test_odd_shared_across_references),
         cmocka_unit_test(test_random_domain_not_ordered),
         cmocka_unit_test(test_signs_apart),
+        cmocka_unit_test(test_wrong_signs_in_order),
         cmocka_unit_test(test_cut_and_join),
         cmocka_unit_test(test_odd_identity_exact),
         cmocka_unit_test(test_random_outputs_counted),
