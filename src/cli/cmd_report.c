@@ -11,6 +11,8 @@
 #include "config.h"
 #include "cli/measure.h"
 #include "cli/ranks.h"
+#include "cli/report_graded.h"
+#include "cli/report_share.h"
 #include "report/backward_section.h"
 #include "report/facts.h"
 #include "report/cast_section.h"
@@ -229,30 +231,9 @@ static bool refuses_sample(const char *dir, const char *formats, const char *f32
     return false;
 }
 
-/* What a report says of a row graded from a manifest (results point here). */
-struct outside_text {
-    char models[1024], formula[64], computes[64];
-};
-
-static void append_line(char *buf, size_t size, const char *line)
-{
-    size_t used = strlen(buf);
-
-    if (used + strlen(line) < size)
-        memcpy(buf + used, line, strlen(line) + 1);
-}
-
-/* Where report_format gets its measurements: swept here (shard 1/1 is the
- * whole domain), or taken from merged shards; with save, a shard's state is
- * stored there and no page is written. */
+/* report_format with a shard's share (cli/report_share.h): its state is
+ * stored and no page is written. */
 #define SHARE_SAVED (-1)  /* report_format: the shard's state stored, no page */
-
-struct report_share {
-    uint32_t shard, shards;
-    struct ga_report_partial *save;     /* --partial, or a rank under mpirun */
-    struct ga_report_partial *merged;   /* merge: nothing is swept */
-    size_t format;                      /* the index of the format in save or merged */
-};
 
 /* The exit status of a backward section that failed with err. */
 static int backward_failed(const char *err)
@@ -265,7 +246,7 @@ static int backward_failed(const char *err)
 /* f's backward section into *s (allocated), or NULL where f has none:
  * measured here, or taken from the merged shards of share. */
 static int measure_backward(const struct ga_format *f, const struct ga_backward_domains *bw,
-                            int threads, const struct report_share *share,
+                            int threads, const struct ga_report_share *share,
                             struct ga_backward_section **s)
 {
     const char *domain = ga_backward_domain_for(bw, f);
@@ -297,7 +278,7 @@ static int measure_backward(const struct ga_format *f, const struct ga_backward_
 /* The shard's share of f's backward section into the state of share (its
  * last format), where f has a section. */
 static int save_backward_share(const struct ga_format *f, const struct ga_backward_domains *bw,
-                               int threads, const struct report_share *share)
+                               int threads, const struct ga_report_share *share)
 {
     const char *domain = ga_backward_domain_for(bw, f);
     struct ga_report_partial *rp = share->save;
@@ -312,332 +293,22 @@ static int save_backward_share(const struct ga_format *f, const struct ga_backwa
     return GA_EXIT_OK;
 }
 
-/* Sweep shard k of n of domain d for m[0..count): the sweep's chunks of the
- * shard (none: nothing measured, the statistics stay empty). */
-static int sweep_share(const struct ga_format *f, const struct ga_domain *d,
-                       struct ga_measurement *m, size_t count, struct ga_sweep_options so,
-                       const struct report_share *share, const char *label)
-{
-    uint64_t first, end;
-
-    ga_shard_chunks(ga_sweep_chunk_count(d->size), share->shard, share->shards, &first, &end);
-    if (count == 0 || first >= end)
-        return GA_EXIT_OK;
-    so.first_chunk = first;
-    so.end_chunk = end;
-    return ga_cli_sweep("report", f, d, m, count, so, label);
-}
-
-/* Measurement m of the shard, identified by id, as part j of e: a finished
- * partial of shard K of N. */
-static int store_partial(struct ga_report_partial_format *e, size_t j,
-                         const struct ga_partial_identity *id, const struct ga_measurement *m,
-                         const struct report_share *share)
-{
-    struct ga_partial *p = ga_partial_new(id, share->shard, share->shards);
-
-    if (!p) {
-        ga_cli_error("report: out of memory");
-        return GA_EXIT_INTERNAL;
-    }
-    e->parts[j] = p;
-    p->next = p->end;
-    if (m->stats && ga_measurement_merge(&p->m, m) != GA_SWEEP_OK) {
-        ga_cli_error("report: one region would count 2^32 inputs");
-        return GA_EXIT_USAGE;
-    }
-    return GA_EXIT_OK;
-}
-
-/* The state of the shard: each measurement as a partial of its domain, with
- * its profile, and room for `graded` rows graded from files after them. */
-static int save_share(const struct ga_format *f, struct ga_measurement *m, size_t n,
-                      size_t nreal, size_t graded, const struct ga_domain *domain,
-                      const struct ga_domain *real_domain, const struct ga_sweep_options *base,
-                      const struct report_share *share)
-{
-    struct ga_report_partial *rp = share->save;
-    struct ga_report_partial_format *e = &rp->format[rp->nformats];
-    struct ga_partial_identity *id = malloc(sizeof *id);
-    int status = GA_EXIT_OK;
-
-    if (!id || ga_report_partial_add_format(rp, f, n + nreal + graded) != 0) {
-        free(id);
-        ga_cli_error("report: out of memory");
-        return GA_EXIT_INTERNAL;
-    }
-    e->graded = graded;
-    for (size_t j = 0; j < n + nreal && status == GA_EXIT_OK; j++) {
-        const struct ga_domain *d = j < n ? domain : real_domain;
-        if (ga_partial_identity_init(id, PACKAGE_NAME " " PACKAGE_VERSION, f, m[j].impl->name,
-                                     &m[j], d, base->oracle, 0, 0) != 0) {
-            ga_cli_error("report: out of memory");
-            status = GA_EXIT_INTERNAL;
-            break;
-        }
-        status = store_partial(e, j, id, &m[j], share);
-        if (status == GA_EXIT_OK && m[j].want_profile) {
-            e->profiles[j] = m[j].profile ? m[j].profile : ga_profile_new(f);
-            m[j].profile = NULL;
-            if (!e->profiles[j])
-                status = GA_EXIT_INTERNAL;
-        }
-    }
-    free(id);
-    return status;
-}
-
-/* The measurements of merged shards into the plan's m[0..count): their
- * kernels must be the plan's (the same catalogue and real libraries). */
-static int take_merged(const struct ga_format *f, struct ga_measurement *m, size_t count,
-                       size_t n, const struct ga_domain *domain,
-                       const struct ga_domain *real_domain, struct report_share *share)
-{
-    struct ga_report_partial_format *e = &share->merged->format[share->format];
-
-    if (e->format != f || e->count - e->graded != count) {
-        ga_cli_error("report: the shards measured %zu implementations in %s, this gelu-acc "
-                     "plans %zu (merge where the same real libraries run)",
-                     e->count - e->graded, f->name, count);
-        return GA_EXIT_USAGE;
-    }
-    for (size_t j = 0; j < count; j++) {
-        struct ga_partial *p = e->parts[j];
-        const struct ga_domain *d = j < n ? domain : real_domain;
-        struct ga_measurement *mj = &m[j];
-        if (strcmp(p->id.impl, mj->impl->name) != 0 || p->id.reference != mj->reference
-            || p->id.domain_size != d->size) {
-            ga_cli_error("report: the shards' measurement %zu of %s is %s, this gelu-acc plans "
-                         "%s (merge where the same real libraries run)", j + 1, f->name,
-                         p->id.impl, mj->impl->name);
-            return GA_EXIT_USAGE;
-        }
-        mj->stats = p->m.stats;
-        p->m.stats = NULL;
-        mj->profile = e->profiles[j];
-        e->profiles[j] = NULL;
-        mj->shape = p->m.shape;
-        p->m.shape = NULL;
-        mj->failed = p->m.failed;
-        mj->failed_inputs = p->m.failed_inputs;
-        mj->failed_batches = p->m.failed_batches;
-        mj->skipped_inputs = p->m.skipped_inputs;
-        mj->failure_spans = p->m.failure_spans;
-        mj->failure_count = p->m.failure_count;
-        memcpy(mj->failures, p->m.failures, sizeof mj->failures);
-    }
-    return GA_EXIT_OK;
-}
-
-/* The rows a shard keeps for the manifests' sections of f: one per
- * reference of each measured section. */
-static size_t graded_rows(const struct ga_format *f, const struct ga_real_outputs *ro,
-                          size_t nro)
-{
-    size_t n = 0;
-
-    for (size_t k = 0; k < nro; k++)
-        for (size_t i = 0; i < ro[k].count; i++) {
-            const struct ga_real_outputs_entry *e = &ro[k].entries[i];
-            if (e->format == f && !e->unsupported[0])
-                n += e->reference == GA_GELU ? 1 : 2;
-        }
-    return n;
-}
-
-/* What the page says of the manifests: the libraries on the machine line,
- * the unsupported sections among the real libraries not measured. */
-static void say_graded(struct ga_report_real *rr, const char *libraries,
-                       const char *not_measured)
-{
-    char line[600];
-
-    append_line(rr->not_measured, sizeof rr->not_measured, not_measured);
-    if (libraries[0]) {
-        snprintf(line, sizeof line, "; run elsewhere and graded from files: %s", libraries);
-        append_line(rr->machine, sizeof rr->machine, line);
-    }
-}
-
-/* Graded row r of a section, measured over the shard's share, as the next
- * graded part of the shard's format entry: the partial's identity names the
- * section, describes it as the page does and records the section's domain. */
-static int keep_graded(const struct ga_format *f, const struct ga_real_outputs_entry *e,
-                       const struct ga_measurement *m, const struct ga_domain *stated,
-                       enum ga_oracle oracle, const struct report_share *share, size_t *kept)
-{
-    struct ga_report_partial_format *entry = &share->save->format[share->save->nformats - 1];
-    struct ga_partial_identity *id = malloc(sizeof *id);
-    int status;
-
-    if (!id || ga_partial_identity_init(id, PACKAGE_NAME " " PACKAGE_VERSION, f, e->name, m,
-                                        stated, oracle, 0, 0) != 0) {
-        free(id);
-        ga_cli_error("report: section [%s] of the real outputs: out of memory, or a text too "
-                     "long for a partial file", e->name);
-        return GA_EXIT_INTERNAL;
-    }
-    status = store_partial(entry, entry->count - entry->graded + (*kept)++, id, m, share);
-    free(id);
-    return status;
-}
-
-/* The rows of the manifests' sections for f: each graded on its own inputs
- * (against its reference, and tanh forms against exact GELU too) into
- * results[*n...], or, in a shard, over its share into the shard's state;
- * unsupported sections are listed in rr->not_measured.  Returns a GA_EXIT_*
- * status. */
-static int grade_outside(const struct ga_format *f, const struct ga_real_outputs *ro,
-                         size_t nro, const struct ga_sweep_options *base,
-                         struct ga_report_real *rr, struct ga_result *results, size_t *n,
-                         struct outside_text *text, const struct report_share *share)
-{
-    char line[1536], seen[512] = "", not_measured[4096] = "";
-    size_t t = 0, kept = 0;
-
-    for (size_t k = 0; k < nro; k++) {
-        for (size_t i = 0; i < ro[k].count; i++) {
-            const struct ga_real_outputs_entry *e = &ro[k].entries[i];
-            enum ga_function refs[2] = { GA_GELU, e->reference };
-            size_t nrefs = e->reference == GA_GELU ? 1 : 2;
-            struct ga_graded g[2];
-            struct ga_measurement m[2];
-            struct ga_domain d, second, stated;  /* second: g[1]'s inputs, unused */
-            struct ga_io_error io;
-            char why[512];
-            int status = GA_EXIT_OK;
-
-            if (e->format != f)
-                continue;
-            snprintf(line, sizeof line, "%s %s", e->library, e->version);
-            if (strstr(seen, line) == NULL && strlen(seen) + strlen(line) + 3 < sizeof seen) {
-                strcat(seen, seen[0] ? ", " : "");
-                strcat(seen, line);
-            }
-            if (e->unsupported[0]) {
-                snprintf(line, sizeof line, "`%s`: %s %s, %s: %s\n", e->name, e->library,
-                         e->version, e->operator_text, e->unsupported);
-                append_line(not_measured, sizeof not_measured, line);
-                continue;
-            }
-            if (ga_domain_parse(&stated, e->domain, f, why, sizeof why) != 0) {
-                ga_cli_error("report: section [%s] (line %d) of the real outputs: domain: %s",
-                             e->name, e->line, why);
-                return GA_EXIT_USAGE;
-            }
-            memset(m, 0, sizeof m);
-            for (size_t r = 0; r < nrefs; r++) {
-                if (ga_graded_open(&g[r], e->inputs, e->outputs, f, &io) != GA_IO_OK) {
-                    ga_cli_error("report: section [%s] of the real outputs: %s", e->name,
-                                 io.message);
-                    for (size_t q = 0; q < r; q++)
-                        ga_graded_close(&g[q]);
-                    ga_domain_free(&stated);
-                    return GA_EXIT_USAGE;
-                }
-                ga_graded_attach(&g[r], e->name, r == 0 ? &d : &second, &m[r]);
-                m[r].reference = refs[r];
-                m[r].want_profile = false;
-                m[r].want_shape = true;
-            }
-            /* The inputs must be the domain the section names: at least as many. */
-            if (g[0].inputs.length != stated.size) {
-                ga_cli_error("report: section [%s] of the real outputs: %s holds %llu inputs, "
-                             "its domain '%s' has %llu", e->name, e->inputs,
-                             (unsigned long long)g[0].inputs.length, e->domain,
-                             (unsigned long long)stated.size);
-                status = GA_EXIT_USAGE;
-            }
-            if (status == GA_EXIT_OK)
-                status = sweep_share(f, &d, m, nrefs, *base, share, e->name);
-            for (size_t r = 0; r < nrefs && status == GA_EXIT_OK; r++, t++) {
-                /* measured: the row described as the page shows it */
-                struct ga_impl row = { .name = e->name, .approximates = e->reference,
-                                       .models = text[t].models, .formula = text[t].formula,
-                                       .computes = text[t].computes, .real = true };
-                snprintf(text[t].models, sizeof text[t].models, "%s %s: %s, run outside "
-                         "gelu-acc%s%s", e->library, e->version, e->operator_text,
-                         e->graph[0] ? "; graph as run: " : "", e->graph);
-                snprintf(text[t].formula, sizeof text[t].formula, "as the library computes it");
-                snprintf(text[t].computes, sizeof text[t].computes, "outputs graded from files");
-                m[r].impl = &row;
-                if (share->save) {
-                    status = keep_graded(f, e, &m[r], &stated, base->oracle, share, &kept);
-                } else if (ga_result_from_measurement(&results[*n], &m[r], &d, base->oracle,
-                                                      NULL) != 0) {
-                    status = GA_EXIT_INTERNAL;
-                } else {
-                    snprintf(results[(*n)++].domain, sizeof results->domain, "%s", e->domain);
-                }
-                m[r].impl = NULL;
-            }
-            for (size_t r = 0; r < nrefs; r++) {
-                if (m[r].stats)
-                    ga_measurement_clear(&m[r]);
-                ga_graded_close(&g[r]);
-            }
-            ga_domain_free(&d);
-            if (nrefs > 1)
-                ga_domain_free(&second);
-            ga_domain_free(&stated);
-            if (status != GA_EXIT_OK)
-                return status;
-        }
-    }
-    if (share->save) {
-        struct ga_report_partial_format *entry = &share->save->format[share->save->nformats - 1];
-        snprintf(entry->graded_libraries, sizeof entry->graded_libraries, "%s", seen);
-        snprintf(entry->graded_not_measured, sizeof entry->graded_not_measured, "%s",
-                 not_measured);
-    } else {
-        say_graded(rr, seen, not_measured);
-    }
-    return GA_EXIT_OK;
-}
-
-/* The rows graded from files in merged shards, into results[*n...]: their
- * figures, descriptions and domains are the shards'. */
-static int take_graded(const struct ga_format *f, const struct report_share *share,
-                       struct ga_report_real *rr, struct ga_result *results, size_t *n)
-{
-    struct ga_report_partial_format *e = &share->merged->format[share->format];
-
-    for (size_t j = e->count - e->graded; j < e->count; j++) {
-        const struct ga_partial *p = e->parts[j];
-        struct ga_domain stated;
-        char why[512];
-        int status;
-
-        if (ga_domain_parse(&stated, p->id.domain, f, why, sizeof why) != 0) {
-            ga_cli_error("report: the shards' row %s: domain: %s", p->id.impl, why);
-            return GA_EXIT_USAGE;
-        }
-        status = ga_result_from_measurement(&results[(*n)++], &p->m, &stated, share->merged->oracle,
-                                            p->id.impl);
-        ga_domain_free(&stated);
-        if (status != 0)
-            return GA_EXIT_INTERNAL;
-    }
-    say_graded(rr, e->graded_libraries, e->graded_not_measured);
-    return GA_EXIT_OK;
-}
-
 /* The models sweep domain_spec; the real libraries real_spec, in the same
  * pass when it is the same domain.  *measured says over what. */
 static int report_format(const char *dir, const struct ga_format *f, const char *domain_spec,
                          const char *real_spec, const struct ga_real_outputs *ro, size_t nro,
                          const struct ga_sweep_options *base, const char *how,
-                         struct ga_report_domain *measured, struct report_share *share,
+                         struct ga_report_domain *measured, struct ga_report_share *share,
                          const struct ga_backward_domains *bw)
 {
     /* the rows graded from files: each section against one or two references */
     size_t outside = share->merged && share->format < share->merged->nformats
                          ? share->merged->format[share->format].graded
-                         : graded_rows(f, ro, nro);
+                         : ga_cli_graded_rows(f, ro, nro);
     size_t max = ga_report_plan_max() + ga_report_plan_real_max(), n, nreal;
     struct ga_measurement *m = calloc(max + 1, sizeof *m);
     struct ga_result *results = calloc(max + outside + 1, sizeof *results);
-    struct outside_text *text = calloc(outside + 1, sizeof *text);
+    struct ga_cli_graded_text *text = calloc(outside + 1, sizeof *text);
     struct ga_cast_result *cast = NULL;
     struct ga_backward_section *backward = NULL;
     struct ga_report_real rr;
@@ -673,22 +344,23 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     if (!separate)
         real_domain = domain;
     if (share->merged) {
-        status = take_merged(f, m, n + nreal, n, &domain, &real_domain, share);
+        status = ga_cli_report_take_merged(f, m, n + nreal, n, &domain, &real_domain, share);
     } else if (separate) {
-        status = sweep_share(f, &domain, m, n, *base, share, f->name);
+        status = ga_cli_report_sweep_share(f, &domain, m, n, *base, share, f->name);
         if (status == GA_EXIT_OK)
-            status = sweep_share(f, &real_domain, m + n, nreal, *base, share, f->name);
+            status = ga_cli_report_sweep_share(f, &real_domain, m + n, nreal, *base, share,
+                                               f->name);
     } else {
-        status = sweep_share(f, &domain, m, n + nreal, *base, share, f->name);
+        status = ga_cli_report_sweep_share(f, &domain, m, n + nreal, *base, share, f->name);
     }
     if (status == GA_EXIT_OK && share->save) {
         size_t none = 0;
-        status = save_share(f, m, n, nreal, graded_rows(f, ro, nro), &domain, &real_domain, base,
-                            share);
+        status = ga_cli_report_save_share(f, m, n, nreal, ga_cli_graded_rows(f, ro, nro),
+                                          &domain, &real_domain, base, share);
         if (status == GA_EXIT_OK)
             status = save_backward_share(f, bw, base->threads, share);
         if (status == GA_EXIT_OK)
-            status = grade_outside(f, ro, nro, base, &rr, NULL, &none, text, share);
+            status = ga_cli_grade_outside(f, ro, nro, base, &rr, NULL, &none, text, share);
         n = nreal = 0;  /* no page */
         status = status == GA_EXIT_OK ? SHARE_SAVED : status;
     }
@@ -703,8 +375,9 @@ static int report_format(const char *dir, const struct ga_format *f, const char 
     /* Measured here, then graded from files: after this, nreal counts both. */
     if (status == GA_EXIT_OK) {
         size_t rows = n + nreal;
-        status = share->merged ? take_graded(f, share, &rr, results, &rows)
-                               : grade_outside(f, ro, nro, base, &rr, results, &rows, text, share);
+        status = share->merged ? ga_cli_take_graded(f, share, &rr, results, &rows)
+                               : ga_cli_grade_outside(f, ro, nro, base, &rr, results, &rows, text,
+                                                      share);
         nreal = rows - n;
     }
     if (status == GA_EXIT_OK) {
@@ -842,7 +515,7 @@ static int read_manifests(const char *const *paths, size_t n, struct ga_real_out
 static int report_all(const char *dir, const char *formats, const char *f32_domain,
                       const char *real_f32_domain, const char *f64_domain,
                       const struct ga_real_outputs *ro, size_t nro,
-                      const struct ga_sweep_options *so, bool force, struct report_share *share,
+                      const struct ga_sweep_options *so, bool force, struct ga_report_share *share,
                       const struct ga_backward_domains *bw)
 {
     struct ga_io_error io;
@@ -914,7 +587,7 @@ static int report_all(const char *dir, const char *formats, const char *f32_doma
 static int report_shard(const char *formats, const char *f32_domain,
                         const char *real_f32_domain, const char *f64_domain,
                         const struct ga_real_outputs *ro, size_t nro,
-                        const struct ga_sweep_options *so, struct report_share *share,
+                        const struct ga_sweep_options *so, struct ga_report_share *share,
                         const struct ga_backward_domains *bw)
 {
     char list[256];
@@ -958,7 +631,7 @@ static int merge_shares(struct ga_report_partial *parts, size_t n, char *const *
 static int write_merged(struct ga_report_partial *all, const char *dir, bool force)
 {
     struct ga_sweep_options so = { .oracle = all->oracle };
-    struct report_share share = { .shard = 1, .shards = 1, .merged = all };
+    struct ga_report_share share = { .shard = 1, .shards = 1, .merged = all };
     const char *const *domain = (const char *const[]){ all->backward_domain[0],
                                                         all->backward_domain[1],
                                                         all->backward_domain[2] };
@@ -1040,7 +713,7 @@ static int report_shards(const char *formats, const char *f32_domain,
                          const char *real_f32_domain, const char *f64_domain,
                          const struct ga_real_outputs *ro, size_t nro,
                          const struct ga_sweep_options *so,
-                         struct report_share *share, const char *partial, const char *dir,
+                         struct ga_report_share *share, const char *partial, const char *dir,
                          bool force, const struct ga_backward_domains *bw)
 {
     struct ga_report_partial mine = { .oracle = so->oracle };
@@ -1097,7 +770,7 @@ int ga_cmd_report(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    struct report_share share = { .shard = 1, .shards = 1 };
+    struct ga_report_share share = { .shard = 1, .shards = 1 };
     struct ga_backward_domains bw = { 0 };
     const char *partial = NULL;
     const char *dir = NULL, *formats = GA_REPORT_FORMATS, *f32_domain = "stride:4096",
