@@ -90,8 +90,6 @@ static inline void sum_add(double e, uint64_t *low, unsigned __int128 *rest)
 static void add_run(struct ga_profile *p, int b, double max, uint64_t count,
                     unsigned __int128 sum)
 {
-    if (count == 0)
-        return;
     if (max > p->bin_max[b])
         p->bin_max[b] = max;
     p->bin_count[b] += count;

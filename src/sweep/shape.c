@@ -176,56 +176,6 @@ static void offer_least(ga_bits sign_mask, ga_bits nan_from, struct ga_shape_poi
     }
 }
 
-/* Whether the chunk is plain: at least two inputs, every input and output
- * a number, the inputs of one sign, their keys strictly increasing (up) or
- * decreasing, and all of them left of x0's bracket or all right of it
- * (*left says which).  The chunks of an ordered domain are, but for the few
- * around 0, x0, the infinities and the NaNs. */
-/* The part of plain_chunk that its first and last inputs decide: whether
- * the keys go up, and the side of x0 (false: the chunk reaches into x0's
- * bracket, or is too short). */
-static bool chunk_side(const struct ga_shape *s, const ga_bits *x, size_t n, bool *up, bool *left)
-{
-    const ga_bits sm = ga_sign_mask(s->format);
-    int64_t first, last;
-
-    if (!s->monotone || n < 2)
-        return false;
-    first = key_of(sm, x[0]);
-    last = key_of(sm, x[n - 1]);
-    *up = first < last;
-    if (*up ? last <= s->key_left : first <= s->key_left)
-        *left = true;
-    else if (*up ? first >= s->key_right : last >= s->key_right)
-        *left = false;
-    else
-        return false;
-    return true;
-}
-
-static bool plain_chunk(const struct ga_shape *s, const ga_bits *x, const ga_bits *y, size_t n,
-                        bool *up, bool *left)
-{
-    const ga_bits sm = ga_sign_mask(s->format), nan_from = ga_nan_from(s->format);
-    ga_bits sign;
-    bool bad = false;
-
-    if (!chunk_side(s, x, n, up, left))
-        return false;
-    sign = x[0] & sm;
-    bad = ((x[0] & ~sm) >= nan_from) | ((y[0] & ~sm) >= nan_from);
-    /* of one sign, the keys' order is the magnitudes' */
-    if (*up != !sign)
-        for (size_t i = 1; i < n; i++)
-            bad |= ((x[i] & ~sm) >= nan_from) | ((y[i] & ~sm) >= nan_from) | ((x[i] & sm) != sign)
-                   | ((x[i] & ~sm) >= (x[i - 1] & ~sm));
-    else
-        for (size_t i = 1; i < n; i++)
-            bad |= ((x[i] & ~sm) >= nan_from) | ((y[i] & ~sm) >= nan_from) | ((x[i] & sm) != sign)
-                   | ((x[i] & ~sm) <= (x[i - 1] & ~sm));
-    return !bad;
-}
-
 /* Of a plain chunk: the pairs from the first, the rare ones (a violation,
  * an output of the wrong sign) handed to judge() and sign_error(), and the
  * least keys.  A violation is an output key that rises along the chunk
@@ -284,64 +234,83 @@ static void add_plain_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits 
     s->side[left ? GA_SHAPE_LEFT : GA_SHAPE_RIGHT].pairs += pairs;
 }
 
-/* A plain chunk in which nothing happens but pairs (no violation, no output
- * of the wrong sign), the chunks of almost every sweep: both loops of
- * plain_chunk and plain_pairs in one pass, with no branch and no side
- * effect.  mag_down: the magnitudes of the inputs go down (the keys of
- * negative inputs going up, or of positive ones going down).  Returns
- * false, having changed nothing, for any other chunk. */
-static inline __attribute__((always_inline)) bool
-quiet_pass(const struct ga_shape *s, const ga_bits *x, const ga_bits *y,
-           const struct ga_truth *t, size_t n, const bool mag_down, const bool against_rising,
-           int64_t *least_y, int64_t *least_truth)
+/* How ga_shape_add_chunk takes a chunk. */
+enum chunk_kind {
+    CHUNK_ANY,    /* add_any_chunk */
+    CHUNK_PLAIN,  /* add_plain_chunk */
+    CHUNK_QUIET,  /* plain, and nothing happens in it but its n - 1 pairs */
+};
+
+/* A chunk is plain when it has at least two inputs, every input and output
+ * a number, the inputs of one sign, their keys strictly increasing (up) or
+ * decreasing, and all of them left of x0's bracket or all right of it.
+ * The chunks of an ordered domain are, but for the few around 0, x0, the
+ * infinities and the NaNs.  A plain chunk is quiet without a violation or
+ * an output of the wrong sign, as are almost all of a sweep's: then this
+ * pass, with no branch and no side effect, has found its least keys too.
+ * mag_down: the magnitudes of the inputs go down (the keys of negative
+ * inputs going up, or of positive ones going down). */
+static inline __attribute__((always_inline)) enum chunk_kind
+classify_pass(const struct ga_shape *s, const ga_bits *x, const ga_bits *y,
+              const struct ga_truth *t, size_t n, const bool mag_down, const bool against_rising,
+              int64_t *least_y, int64_t *least_truth)
 {
     const ga_bits sm = ga_sign_mask(s->format), nan_from = ga_nan_from(s->format);
     const ga_bits sign = x[0] & sm;
     const bool negative = sign != 0;
     const int64_t kx0 = key_of(sm, x[0]);
     int64_t ky_prev = key_of(sm, y[0]), ly = ky_prev, lt = key_of(sm, t[0].rounded);
-    bool odd = ((x[0] & ~sm) >= nan_from) | ((y[0] & ~sm) >= nan_from)
-               | ((kx0 != 0) & (ky_prev != 0) & ((kx0 < 0) != (ky_prev < 0)));
+    bool bad = ((x[0] & ~sm) >= nan_from) | ((y[0] & ~sm) >= nan_from);
+    bool event = (kx0 != 0) & (ky_prev != 0) & ((kx0 < 0) != (ky_prev < 0));
 
     for (size_t i = 1; i < n; i++) {
         const ga_bits xm = x[i] & ~sm, prev_m = x[i - 1] & ~sm;
         const int64_t ky = key_of(sm, y[i]), kr = key_of(sm, t[i].rounded);
 
-        odd |= (xm >= nan_from) | ((y[i] & ~sm) >= nan_from) | ((x[i] & sm) != sign)
+        bad |= (xm >= nan_from) | ((y[i] & ~sm) >= nan_from) | ((x[i] & sm) != sign)
                | (mag_down ? xm >= prev_m : xm <= prev_m);
-        odd |= (xm != 0) & (ky != 0) & ((ky < 0) != negative);   /* a wrong sign */
-        odd |= against_rising ? ky > ky_prev : ky < ky_prev;      /* a violation */
+        event |= (xm != 0) & (ky != 0) & ((ky < 0) != negative);   /* a wrong sign */
+        event |= against_rising ? ky > ky_prev : ky < ky_prev;      /* a violation */
         lt = kr < lt ? kr : lt;
         ly = ky < ly ? ky : ly;
         ky_prev = ky;
     }
-    if (odd)
-        return false;
+    if (bad)
+        return CHUNK_ANY;
+    if (event)
+        return CHUNK_PLAIN;
     *least_y = ly;
     *least_truth = lt;
-    return true;
+    return CHUNK_QUIET;
 }
 
-/* quiet_pass for a chunk's direction and side; on success its n - 1 pairs
- * are counted on that side. */
-static bool add_quiet_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y,
-                            const struct ga_truth *t, size_t n, int64_t *least_y,
-                            int64_t *least_truth)
+/* classify_pass for the chunk's direction (*up: its keys increase) and side
+ * of x0 (*left). */
+static enum chunk_kind classify_chunk(const struct ga_shape *s, const ga_bits *x,
+                                      const ga_bits *y, const struct ga_truth *t, size_t n,
+                                      bool *up, bool *left, int64_t *least_y,
+                                      int64_t *least_truth)
 {
-    bool up, left, ok;
+    const ga_bits sm = ga_sign_mask(s->format);
+    int64_t first, last;
 
-    if (!chunk_side(s, x, n, &up, &left))
-        return false;
-    const bool mag_down = up == ((x[0] & ga_sign_mask(s->format)) != 0);
-    if (left == up)
-        ok = mag_down ? quiet_pass(s, x, y, t, n, true, true, least_y, least_truth)
-                      : quiet_pass(s, x, y, t, n, false, true, least_y, least_truth);
+    if (!s->monotone || n < 2)
+        return CHUNK_ANY;
+    first = key_of(sm, x[0]);
+    last = key_of(sm, x[n - 1]);
+    *up = first < last;
+    if (*up ? last <= s->key_left : first <= s->key_left)
+        *left = true;
+    else if (*up ? first >= s->key_right : last >= s->key_right)
+        *left = false;
     else
-        ok = mag_down ? quiet_pass(s, x, y, t, n, true, false, least_y, least_truth)
-                      : quiet_pass(s, x, y, t, n, false, false, least_y, least_truth);
-    if (ok)
-        s->side[left ? GA_SHAPE_LEFT : GA_SHAPE_RIGHT].pairs += n - 1;
-    return ok;
+        return CHUNK_ANY;
+    const bool mag_down = *up == ((x[0] & sm) != 0);
+    if (*left == *up)
+        return mag_down ? classify_pass(s, x, y, t, n, true, true, least_y, least_truth)
+                        : classify_pass(s, x, y, t, n, false, true, least_y, least_truth);
+    return mag_down ? classify_pass(s, x, y, t, n, true, false, least_y, least_truth)
+                    : classify_pass(s, x, y, t, n, false, false, least_y, least_truth);
 }
 
 /* The input before the one judged: a number with a number as output (ok),
@@ -400,8 +369,8 @@ static void add_any_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y
     *least_truth = lt;
 }
 
-/* The minima, the sign errors and the pairs of a chunk: plain chunks by the
- * shorter path.  The minima are then offered the chunk's inputs of least
+/* The minima, the sign errors and the pairs of a chunk: quiet and plain
+ * chunks by the shorter paths.  The minima are then offered the chunk's inputs of least
  * key, when that is not above theirs. */
 void ga_shape_add_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y,
                         const struct ga_truth *t, size_t n)
@@ -410,12 +379,17 @@ void ga_shape_add_chunk(struct ga_shape *s, const ga_bits *x, const ga_bits *y,
     int64_t least_y, least_truth;
     bool up, left;
 
-    if (add_quiet_chunk(s, x, y, t, n, &least_y, &least_truth))
-        ;
-    else if (plain_chunk(s, x, y, n, &up, &left))
+    switch (classify_chunk(s, x, y, t, n, &up, &left, &least_y, &least_truth)) {
+    case CHUNK_QUIET:
+        s->side[left ? GA_SHAPE_LEFT : GA_SHAPE_RIGHT].pairs += n - 1;
+        break;
+    case CHUNK_PLAIN:
         add_plain_chunk(s, x, y, t, n, up, left, &least_y, &least_truth);
-    else
+        break;
+    default:
         add_any_chunk(s, x, y, t, n, &least_y, &least_truth);
+        break;
+    }
     if (least_truth != INT64_MAX
         && (!s->truth_minimum.has || least_truth <= key_of(sm, s->truth_minimum.y)))
         offer_least(sm, nan_from, &s->truth_minimum, x, NULL, t, n, least_truth);
