@@ -23,7 +23,6 @@
 #include "report/report_file.h"
 #include "report/report_marker.h"
 #include "report/result.h"
-#include "sweep/graded.h"
 #include "sweep/report_partial.h"
 #include "sweep/shard.h"
 
