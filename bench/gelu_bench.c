@@ -12,7 +12,7 @@
  *   (f) wall time of the exhaustive bfloat16 backward sweep of
  *       pytorch_gelu_backward over all 2^32 pairs (x, dy), every statistic,
  *       2 threads (target <= 60 s);
- *   (g) as (e) with the shape too (sweep/shape.h), as `gelu-acc sweep`
+ *   (g) as (e) with the shape too (measure/shape.h), as `gelu-acc sweep`
  *       measures: its own cost, the kernel run again on -x included.
  * GELU_ACC_BENCH_STRIDE=K runs (a), (c), (d) and (e) on every Kth encoding
  * instead of all 2^32, and (f) on every Kth x with every dy (for a quick
@@ -24,8 +24,8 @@
 #include <time.h>
 
 #include "impls/impl.h"
-#include "sweep/backward_sweep.h"
-#include "sweep/sweep.h"
+#include "measure/backward_sweep.h"
+#include "measure/sweep.h"
 #include "truth/fast.h"
 
 static double now(void)

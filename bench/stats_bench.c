@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "formats/format.h"
-#include "sweep/stats.h"
+#include "grade/stats.h"
 
 enum { CHUNK = 1024 };
 

@@ -1,5 +1,5 @@
-/* The oracle audit's state (src/sweep/audit.c, audit_file.c) and the report
- * partial (src/sweep/report_partial.c): an audit counts every input of its
+/* The oracle audit's state (src/audit/audit.c, audit_file.c) and the report
+ * partial (src/state/report_partial.c): an audit counts every input of its
  * domain, whatever the shards and threads; merged disagreements are the
  * first in domain order, all counted; sets that are not one audit are
  * refused; both files read back into what was written (re-encoded to the
@@ -15,10 +15,10 @@
 #include <cmocka.h>
 
 #include "impls/impl.h"
-#include "sweep/audit.h"
-#include "sweep/report_partial.h"
-#include "sweep/shard.h"
-#include "sweep/sweep.h"
+#include "audit/audit.h"
+#include "state/report_partial.h"
+#include "state/shard.h"
+#include "measure/sweep.h"
 
 static void open_domain(struct ga_domain *d, const char *format, const char *spec)
 {

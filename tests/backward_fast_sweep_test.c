@@ -28,7 +28,7 @@
 #include <cmocka.h>
 
 #include "impls/backward.h"
-#include "sweep/backward_sweep.h"
+#include "measure/backward_sweep.h"
 #include "truth/backward.h"
 #include "truth/backward_memo.h"
 #include "backward_same.h"

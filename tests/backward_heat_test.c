@@ -1,4 +1,4 @@
-/* The backward heat map (sweep/backward_heat.h): its bins, and that the map
+/* The backward heat map (measure/backward_heat.h): its bins, and that the map
  * a sweep fills adds up to the sweep's own statistics (counts, correctly
  * rounded, faithful, the largest ulp error) and is the same for 1 and 2
  * threads.  And the report's other hook in the sweep: a d(x) table given to
@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "sweep/backward_heat.h"
-#include "sweep/backward_sweep.h"
-#include "sweep/pairs.h"
+#include "measure/backward_heat.h"
+#include "measure/backward_sweep.h"
+#include "domain/pairs.h"
 
 static void test_columns(void **state)
 {

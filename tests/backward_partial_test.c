@@ -1,4 +1,4 @@
-/* The shards of a backward section (sweep/backward_partial.h) against the
+/* The shards of a backward section (state/backward_partial.h) against the
  * sweep of one process, bit for bit: each shard swept over its chunks
  * (ga_backward_sweep_share), written to bytes and read back, then every
  * shard merged in reverse order.  The statistics (their floating-point sums
@@ -19,8 +19,8 @@
 
 #include "impls/backward.h"
 #include "io/bytes.h"
-#include "sweep/backward_partial.h"
-#include "sweep/backward_sweep.h"
+#include "state/backward_partial.h"
+#include "measure/backward_sweep.h"
 #include "truth/backward.h"
 #include "backward_same.h"
 #include "test_random.h"

@@ -3,8 +3,8 @@
 #ifndef GA_TEST_BACKWARD_SAME_H
 #define GA_TEST_BACKWARD_SAME_H
 
-#include "sweep/backward_heat.h"
-#include "sweep/backward_stats.h"
+#include "measure/backward_heat.h"
+#include "grade/backward_stats.h"
 
 /* Every count, every double by its bits (sums included), the worst pair. */
 void assert_same_backward_stats(const struct ga_backward_stats *a,

@@ -1,5 +1,5 @@
 /* GELU fused with a cast (truth/truth.h ga_truth_cast, impls/cast.h,
- * sweep/cast_sweep.h): every bfloat16 input cast into float8_e4m3fn and
+ * measure/cast_sweep.h): every bfloat16 input cast into float8_e4m3fn and
  * float8_e5m2, against the formats' definitions written out here: GELU by
  * MPFR at 320 bits, rounded by enumerating every finite value of the format
  * (nearest, ties to the even fraction), overflow decided from the largest
@@ -18,7 +18,7 @@
 
 #include "formats/format.h"
 #include "impls/cast.h"
-#include "sweep/cast_sweep.h"
+#include "measure/cast_sweep.h"
 #include "truth/truth.h"
 
 /* OCP OFP8 v1.0. */

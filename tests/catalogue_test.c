@@ -4,7 +4,7 @@
  * the libraries' stated values, and determinism under any batch split and
  * any number of threads.  Random samples come from test_random.h (a fixed
  * seed, printed, overridable by GELU_ACC_SEED). */
-#include "impls/fp_contract.h"
+#include "formats/fp_contract.h"
 
 #include <math.h>
 #include <setjmp.h>

@@ -26,7 +26,7 @@
 
 #include "formats/format.h"
 #include "formats/round_mpfr.h"
-#include "sweep/error.h"
+#include "grade/error.h"
 #include "truth/fast.h"
 #include "truth/truth.h"
 #include "test_random.h"

@@ -1,4 +1,4 @@
-/* Domains (src/sweep/domain.c): every kind's size worked out by hand, the
+/* Domains (src/domain/domain.c): every kind's size worked out by hand, the
  * inputs each visits (range in increasing value with -0 before +0, stride
  * from its offset, random reproducible and the same in any chunking, file
  * lists as written), and the messages of bad specs. */
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "formats/format.h"
-#include "sweep/domain.h"
+#include "domain/domain.h"
 
 static const struct ga_format *f32, *f16, *bf16;
 

@@ -1,4 +1,4 @@
-/* Error measures of one output (src/sweep/error.c) on truths built by hand:
+/* Error measures of one output (src/grade/error.c) on truths built by hand:
  * exact values chosen in the test, so every expected error is known exactly. */
 #include <math.h>
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "formats/format.h"
-#include "sweep/error.h"
+#include "grade/error.h"
 #include "test_random.h"
 
 static const struct ga_format *f16, *f32, *bf16;

@@ -1,4 +1,4 @@
-/* The deterministic failure cap (src/sweep/failure_cap.c): which chunks
+/* The deterministic failure cap (src/measure/failure_cap.c): which chunks
  * count for a measurement capped at K failures, checked against the
  * definition (a chunk counts when fewer than K chunks before it failed),
  * sequentially and with threads that finish their chunks out of order. */
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "sweep/failure_cap.h"
+#include "measure/failure_cap.h"
 #include "test_random.h"
 
 enum { CHUNKS = 400, COUNT = 3 };

@@ -25,8 +25,8 @@
 #include "formats/format.h"
 #include "impls/impl.h"
 #include "io/array_open.h"
-#include "sweep/domain.h"
-#include "sweep/error.h"
+#include "domain/domain.h"
+#include "grade/error.h"
 #include "test_random.h"
 #include "truth/truth.h"
 

@@ -1,4 +1,4 @@
-/* Histogram bins (src/sweep/histogram.c): the ulp-error grid laid out in
+/* Histogram bins (src/grade/histogram.c): the ulp-error grid laid out in
  * histogram.h, bin by bin from its description (numbers worked out by
  * hand), edges that tile [0, inf], and distance buckets whose labels name
  * exactly the distances they hold. */
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "sweep/histogram.h"
+#include "grade/histogram.h"
 #include "test_random.h"
 
 /* histogram.h: 0 | (0, 2^-64) | 48 octaves | 48 octaves of 256 | 992 octaves | inf */

@@ -1,5 +1,5 @@
-/* Kernel specs (src/sweep/kernel_spec.c) and graded outputs
- * (src/sweep/graded.c): a catalogue name, plugin:PATH:SYMBOL and
+/* Kernel specs (src/measure/kernel_spec.c) and graded outputs
+ * (src/measure/graded.c): a catalogue name, plugin:PATH:SYMBOL and
  * outputs:FILE, with their failures (unknown name, no version for the format,
  * bad domain, missing inputs, files of different lengths, a read that fails
  * during the sweep), and relative paths resolved against a base directory,
@@ -20,8 +20,8 @@
 
 #include "impls/impl.h"
 #include "io/array_open.h"
-#include "sweep/kernel_spec.h"
-#include "sweep/sweep.h"
+#include "measure/kernel_spec.h"
+#include "measure/sweep.h"
 
 static const struct ga_format *f32, *bf16;
 static char dir[4096];

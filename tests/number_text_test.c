@@ -1,4 +1,4 @@
-/* Numbers as reports print them (src/report/number_text.c).  Expected
+/* Numbers as reports print them (src/grade/number_text.c).  Expected
  * strings are worked out by hand from the documented rules (4 significant
  * digits for an error, 3 for a statistic, percentages truncated to 3
  * decimals); the digits of a format value are checked by reading every
@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "formats/format.h"
-#include "report/number_text.h"
+#include "grade/number_text.h"
 #include "test_random.h"
 
 static const struct ga_format *f32, *f16, *bf16;

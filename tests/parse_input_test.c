@@ -1,6 +1,6 @@
 /* What the user types as numbers and domains, strictly: the grammar of numbers
  * (formats/parse_value.h), whole numbers (io/parse_count.h), domain specs
- * (sweep/domain.h) and the chunking of the largest domains (sweep.h).
+ * (domain/domain.h) and the chunking of the largest domains (sweep.h).
  * Expected encodings are well-known IEEE values (1.0f = 0x3f800000). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,8 +13,8 @@
 
 #include "formats/parse_value.h"
 #include "io/parse_count.h"
-#include "sweep/domain.h"
-#include "sweep/sweep.h"
+#include "domain/domain.h"
+#include "measure/sweep.h"
 
 static const struct ga_format *f32, *bf16;
 

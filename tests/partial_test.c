@@ -1,4 +1,4 @@
-/* Partial results (src/sweep/partial.c, partial_file.c, shard.c): shards
+/* Partial results (src/state/partial.c, partial_file.c, shard.c): shards
  * cover the chunks once; shards swept apart and merged hold the statistics
  * of one sweep, byte for byte; a file reads back into the state it was
  * written from; a set of partials of different sweeps, or with a shard
@@ -16,8 +16,8 @@
 
 #include "impls/impl.h"
 #include "io/bytes.h"
-#include "sweep/partial.h"
-#include "sweep/shard.h"
+#include "state/partial.h"
+#include "state/shard.h"
 #include "test_random.h"
 
 /* A partial identity of a catalogue kernel over a domain. */
@@ -64,7 +64,7 @@ static void assert_same_stats(const struct ga_stats *a, const struct ga_stats *b
     assert_memory_equal(a->region, b->region, sizeof a->region);
 }
 
-/* The shapes' figures (sweep/shape.h), the pairs across shards included. */
+/* The shapes' figures (measure/shape.h), the pairs across shards included. */
 static void assert_same_shape(const struct ga_shape *a, const struct ga_shape *b)
 {
     assert_non_null(a);

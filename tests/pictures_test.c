@@ -23,7 +23,7 @@
 #include "report/pictures.h"
 #include "report/report_file.h"
 #include "report/result.h"
-#include "sweep/sweep.h"
+#include "measure/sweep.h"
 
 /* A small float16 sweep: erf (exact form) and tanh (against both
  * references), every third encoding, with profiles. */

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "formats/format.h"
-#include "impls/fp_contract.h"   /* same data whatever -march */
+#include "formats/fp_contract.h"   /* same data whatever -march */
 #include "plot/plot.h"
 
 #define NBINS 1024

@@ -40,8 +40,9 @@
 #include "isolation/bisect.h"
 #include "impls/impl.h"
 #include "isolation/plugin.h"
-#include "sweep/domain.h"
-#include "sweep/sweep.h"
+#include "io/parse_count.h"
+#include "domain/domain.h"
+#include "measure/sweep.h"
 #include "test_random.h"
 
 static const struct ga_format *f32, *bf16;
@@ -243,15 +244,15 @@ static void test_parse_timeout(void **state)
     double s = -1;
 
     (void)state;
-    assert_int_equal(ga_plugin_parse_timeout("10", &s), 0);
+    assert_int_equal(ga_parse_timeout("10", &s), 0);
     assert_true(s == 10.0);
-    assert_int_equal(ga_plugin_parse_timeout("0.25", &s), 0);
+    assert_int_equal(ga_parse_timeout("0.25", &s), 0);
     assert_true(s == 0.25);
-    assert_int_equal(ga_plugin_parse_timeout("007.5", &s), 0);
+    assert_int_equal(ga_parse_timeout("007.5", &s), 0);
     assert_true(s == 7.5);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         s = -1;
-        if (ga_plugin_parse_timeout(bad[i], &s) == 0)
+        if (ga_parse_timeout(bad[i], &s) == 0)
             fail_msg("timeout '%s' accepted as %g", bad[i], s);
     }
 }

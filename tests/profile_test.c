@@ -1,4 +1,4 @@
-/* Error profiles (src/sweep/profile.c): bins of width 1/64 over [-16, 16),
+/* Error profiles (src/measure/profile.c): bins of width 1/64 over [-16, 16),
  * every 16-bit input's own error, means exact in units of 2^-32 ulp, and a
  * merge that gives what one profile of all the inputs gives.  Truths are
  * chosen values, so each ulp error is known exactly: an output k encodings
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "formats/format.h"
-#include "sweep/profile.h"
+#include "measure/profile.h"
 #include "test_random.h"
 
 static const struct ga_format *f16, *f32;

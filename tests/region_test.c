@@ -1,4 +1,4 @@
-/* Input regions (src/sweep/region.c): every 16-bit input, and random
+/* Input regions (src/grade/region.c): every 16-bit input, and random
  * float32 ones, fall in the region the definitions in region.h give when
  * they are read on the decoded value; names and descriptions. */
 #include <math.h>
@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "formats/format.h"
-#include "sweep/region.h"
+#include "grade/region.h"
 #include "test_random.h"
 
 /* The region of x by its value; rounds_to_zero: the truth's rounding. */

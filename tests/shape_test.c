@@ -1,4 +1,4 @@
-/* The shape accumulator (sweep/shape.c) and its place in the sweep: kernels
+/* The shape accumulator (measure/shape.c) and its place in the sweep: kernels
  * built from the MPFR oracle's correctly rounded results, with planted
  * faults whose effect the test establishes itself (ordinals compared here,
  * the odd identity evaluated exactly at 300 bits), then counted exactly:
@@ -18,9 +18,9 @@
 #include <mpfr.h>
 
 #include "impls/impl.h"
-#include "sweep/shape.h"
-#include "sweep/shape_ledger.h"
-#include "sweep/sweep.h"
+#include "measure/shape.h"
+#include "measure/shape_ledger.h"
+#include "measure/sweep.h"
 #include "truth/grad_sign.h"
 #include "truth/truth.h"
 
@@ -38,10 +38,10 @@ static ga_bits truth_of(const struct ga_format *f, ga_bits x)
 static void test_brackets(void **state)
 {
     (void)state;
-    assert_int_equal(ga_gelu_grad_sign(-0.7518, 128), -1);
-    assert_int_equal(ga_gelu_grad_sign(-0.7517, 128), 1);
-    assert_int_equal(ga_gelu_tanh_grad_sign(-0.7525, 128), -1);
-    assert_int_equal(ga_gelu_tanh_grad_sign(-0.7524, 128), 1);
+    assert_int_equal(ga_grad_sign(GA_GELU_GRAD, -0.7518, 128), -1);
+    assert_int_equal(ga_grad_sign(GA_GELU_GRAD, -0.7517, 128), 1);
+    assert_int_equal(ga_grad_sign(GA_GELU_TANH_GRAD, -0.7525, 128), -1);
+    assert_int_equal(ga_grad_sign(GA_GELU_TANH_GRAD, -0.7524, 128), 1);
 }
 
 /* Outputs planted in float16: correctly rounded, except */

@@ -23,8 +23,8 @@
 #include "impls/catalogue_internal.h"
 #include "impls/impl.h"
 #include "io/array_open.h"
-#include "sweep/domain.h"
-#include "sweep/sweep.h"
+#include "domain/domain.h"
+#include "measure/sweep.h"
 #include "truth/fast.h"
 #include "truth/truth.h"
 

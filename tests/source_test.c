@@ -1,4 +1,4 @@
-/* Sweeps over sources (sweep/domain.h, sweep/sweep.h): inputs and outputs
+/* Sweeps over sources (domain/domain.h, measure/sweep.h): inputs and outputs
  * read by index, as graded output files are.  A sweep that reads a kernel's
  * outputs gives the figures of the sweep that runs the kernel, in any input
  * order and for any thread count; a read that fails stops the sweep with
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "impls/impl.h"
-#include "sweep/sweep.h"
+#include "measure/sweep.h"
 
 #define N 65536  /* every bfloat16 encoding: 16 chunks */
 

@@ -12,10 +12,10 @@
 #include <cmocka.h>
 
 #include "formats/format.h"
-#include "sweep/error.h"
-#include "sweep/histogram.h"
-#include "sweep/region.h"
-#include "sweep/stats.h"
+#include "grade/error.h"
+#include "grade/histogram.h"
+#include "grade/region.h"
+#include "grade/stats.h"
 #include "test_random.h"
 
 static const struct ga_format *f16;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sweep/backward_stats.h"
+#include "grade/backward_stats.h"
 
 enum ga_backward_key {
     GA_BW_MAX_ULP, GA_BW_MAX_DY_ULP,                   /* numbers */

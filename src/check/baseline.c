@@ -6,14 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "domain/domain.h"
+#include "domain/pairs.h"
 #include "formats/parse_value.h"
+#include "grade/number_text.h"
 #include "io/parse_count.h"
 #include "io/section_file.h"
-#include "isolation/plugin.h"
-#include "report/number_text.h"
-#include "sweep/domain.h"
-#include "sweep/pairs.h"
-#include "sweep/sweep.h"
 
 double ga_round_up_4(double x)
 {
@@ -203,12 +201,12 @@ static int parse_setting(struct reader *rd, struct ga_baseline_entry *e, enum ke
             return refuse(rd, "unknown format '%s' (known: %s)", value, ga_format_names());
         return 0;
     case KEY_TIMEOUT:
-        if (ga_plugin_parse_timeout(value, &e->timeout_s) != 0)
+        if (ga_parse_timeout(value, &e->timeout_s) != 0)
             return refuse(rd, "timeout '%s' is not a decimal number of seconds above 0 and at "
-                          "most %d", value, GA_PLUGIN_MAX_TIMEOUT);
+                          "most %d", value, GA_MAX_TIMEOUT);
         return 0;
     case KEY_MAX_FAILURES:
-        if (ga_sweep_parse_max_failures(value, &e->max_failures) != 0)
+        if (ga_parse_max_failures(value, &e->max_failures) != 0)
             return refuse(rd, "max_failures '%s' is not a count above 0 (decimal digits only)",
                           value);
         return 0;
@@ -481,7 +479,7 @@ static void write_settings(FILE *out, const struct ga_baseline_entry *e)
     if (strncmp(e->kernel, "outputs:", 8) != 0)
         fprintf(out, "domain = %s\n", e->domain);
     if (e->timeout_s > 0)
-        fprintf(out, "timeout = %s\n", ga_plugin_timeout_text(e->timeout_s, seconds));
+        fprintf(out, "timeout = %s\n", ga_timeout_text(e->timeout_s, seconds));
     if (e->max_failures > 0)
         fprintf(out, "max_failures = %llu\n", (unsigned long long)e->max_failures);
     if (e->dy[0])

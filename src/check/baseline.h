@@ -45,8 +45,8 @@
 #include <stdio.h>
 
 #include "check/backward_bounds.h"
-#include "sweep/domain.h"
-#include "sweep/stats.h"
+#include "domain/domain.h"
+#include "grade/stats.h"
 
 /* The bounds of one region (or all inputs). */
 struct ga_bounds {

@@ -13,8 +13,8 @@
 #include "cli/ranks.h"
 #include "io/bytes.h"
 #include "report/backward_print.h"
-#include "sweep/backward_partial.h"
-#include "sweep/backward_sweep_file.h"
+#include "state/backward_partial.h"
+#include "state/backward_sweep_file.h"
 
 int ga_cli_derivative(const char *cmd, const char *name, enum ga_function *fn)
 {

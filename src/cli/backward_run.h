@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
-#include "sweep/backward_sweep.h"
-#include "sweep/backward_sweep_file.h"
+#include "measure/backward_sweep.h"
+#include "state/backward_sweep_file.h"
 
 /* --reference NAME of a backward measurement: a derivative.  0, or -1 with
  * a message. */

@@ -9,8 +9,8 @@
 
 #include "cli/cli.h"
 #include "formats/parse_value.h"
-#include "sweep/backward_sweep.h"
-#include "sweep/kernel_spec.h"
+#include "measure/backward_sweep.h"
+#include "measure/kernel_spec.h"
 
 /* The kernel of e into s: 0, or -1 with a message in why. */
 static int open_kernel(const struct ga_baseline_entry *e, const char *baseline_dir,

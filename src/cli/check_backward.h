@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "check/baseline.h"
-#include "sweep/backward_stats.h"
+#include "grade/backward_stats.h"
 
 /* Measure entry e (of the baseline at path) into st; timeout_s > 0 replaces
  * the entry's.  Returns a GA_EXIT_* status, with a message. */

@@ -1,5 +1,5 @@
 /* gelu-acc audit: the MPFR-only oracle against the fast oracle on every
- * input of a domain (sweep/audit.h), in shards, with checkpoints, over the
+ * input of a domain (audit/audit.h), in shards, with checkpoints, over the
  * ranks of mpirun; a summary on stdout and a page to publish. */
 #include <errno.h>
 #include <getopt.h>
@@ -14,8 +14,8 @@
 #include "cli/ranks.h"
 #include "io/whole_file.h"
 #include "report/audit_page.h"
-#include "sweep/audit.h"
-#include "sweep/shard.h"
+#include "audit/audit.h"
+#include "state/shard.h"
 
 static const char help[] =
     "usage: gelu-acc audit [--function FUNCTION] [--format FORMAT] [--domain D]\n"

@@ -6,9 +6,10 @@
 #include <string.h>
 
 #include "check/baseline.h"
+#include "io/parse_count.h"
 #include "cli/check_backward.h"
 #include "cli/measure.h"
-#include "sweep/kernel_spec.h"
+#include "measure/kernel_spec.h"
 #include "report/report_file.h"
 #include "report/result.h"
 
@@ -150,7 +151,7 @@ int ga_cmd_check(int argc, char **argv)
             }
             break;
         case 'm':
-            if (ga_sweep_parse_max_failures(optarg, &cli.max_failures) != 0) {
+            if (ga_parse_max_failures(optarg, &cli.max_failures) != 0) {
                 ga_cli_error("check: --max-failures takes a positive count, not '%s'", optarg);
                 return GA_EXIT_USAGE;
             }

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sweep/graded.h"
+#include "measure/graded.h"
 #include "cli/options.h"
 
 static const char help[] =

@@ -2,7 +2,7 @@
  * against RN_F(dy * d(x)) with the statistics of sweep --backward. */
 #include "cli/backward_run.h"
 #include "cli/options.h"
-#include "sweep/graded.h"
+#include "measure/graded.h"
 
 static const char help[] =
     "usage: gelu-acc grade --backward --format FORMAT --x FILE --dy FILE --dx FILE\n"

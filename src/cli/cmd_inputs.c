@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "io/npy.h"
 #include "io/rawfile.h"
-#include "sweep/domain.h"
+#include "domain/domain.h"
 
 static const char help[] =
     "usage: gelu-acc inputs --format FORMAT [--domain D] -o FILE [--kind npy|raw] [--force]\n"

@@ -9,7 +9,7 @@
 #include "cli/backward_run.h"
 #include "cli/measure.h"
 #include "io/bytes.h"
-#include "sweep/partial.h"
+#include "state/partial.h"
 
 static const char help[] =
     "usage: gelu-acc merge [--json | --csv] PARTIAL...\n"

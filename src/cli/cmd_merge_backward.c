@@ -9,7 +9,7 @@
 #include "cli/backward_run.h"
 #include "cli/cli.h"
 #include "report/backward_print.h"
-#include "sweep/partial.h"
+#include "state/partial.h"
 
 /* The pairs the shards measured, parsed again (a file: x domain read
  * again): 0, or -1 after a message. */

@@ -23,8 +23,8 @@
 #include "report/report_file.h"
 #include "report/report_marker.h"
 #include "report/result.h"
-#include "sweep/report_partial.h"
-#include "sweep/shard.h"
+#include "state/report_partial.h"
+#include "state/shard.h"
 
 /* The float64 report's sample: 10^7 random encodings (random sign, exponent
  * and fraction, seed 1), then 10^7 of [-40, 10] on a fixed stride in value

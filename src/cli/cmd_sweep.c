@@ -10,9 +10,10 @@
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/ranks.h"
-#include "sweep/kernel_spec.h"
-#include "sweep/partial.h"
-#include "sweep/shard.h"
+#include "io/parse_count.h"
+#include "measure/kernel_spec.h"
+#include "state/partial.h"
+#include "state/shard.h"
 
 static const char help[] =
     "usage: gelu-acc sweep (--impl NAME | --kernel LIB.so:SYMBOL) --format FORMAT\n"
@@ -266,7 +267,7 @@ int ga_cmd_sweep(int argc, char **argv)
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (opt) {
         case 'm':
-            if (ga_sweep_parse_max_failures(optarg, &so.max_failures) != 0) {
+            if (ga_parse_max_failures(optarg, &so.max_failures) != 0) {
                 ga_cli_error("sweep: --max-failures takes a positive count, not '%s'", optarg);
                 return GA_EXIT_USAGE;
             }

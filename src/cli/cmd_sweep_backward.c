@@ -9,7 +9,7 @@
 #include "cli/ranks.h"
 #include "config.h"
 #include "formats/parse_value.h"
-#include "sweep/shard.h"
+#include "state/shard.h"
 
 static const char help[] =
     "usage: gelu-acc sweep --backward (--impl NAME | --kernel LIB.so:SYMBOL)\n"

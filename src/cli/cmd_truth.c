@@ -7,8 +7,8 @@
 #include "cli/cli.h"
 #include "formats/parse_value.h"
 #include "io/bits_file.h"
-#include "report/number_text.h"
-#include "sweep/cast_sweep.h"
+#include "grade/number_text.h"
+#include "measure/cast_sweep.h"
 
 static const char help[] =
     "usage: gelu-acc truth --format FORMAT [--function FUNCTION] [--oracle fast|mpfr]\n"

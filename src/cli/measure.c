@@ -59,9 +59,9 @@ int ga_cli_checkpoint_interval(const char *cmd, const char *text, double *second
 
 int ga_cli_timeout(const char *cmd, const char *arg, double *seconds)
 {
-    if (ga_plugin_parse_timeout(arg, seconds) != 0) {
+    if (ga_parse_timeout(arg, seconds) != 0) {
         ga_cli_error("%s: --timeout takes a decimal number of seconds above 0 and at most %d, "
-                     "not '%s'", cmd, GA_PLUGIN_MAX_TIMEOUT, arg);
+                     "not '%s'", cmd, GA_MAX_TIMEOUT, arg);
         return -1;
     }
     return 0;

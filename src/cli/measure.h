@@ -3,8 +3,8 @@
 
 #include "cli/cli.h"
 #include "report/result.h"
-#include "sweep/kernel_spec.h"
-#include "sweep/partial.h"
+#include "measure/kernel_spec.h"
+#include "state/partial.h"
 
 enum ga_cli_form { GA_CLI_TEXT, GA_CLI_JSON, GA_CLI_CSV };
 
@@ -24,7 +24,7 @@ void ga_cli_warn_undeclared(const char *cmd, const struct ga_kernel *k,
  * day.  0, or -1 and a message. */
 int ga_cli_checkpoint_interval(const char *cmd, const char *text, double *seconds);
 
-/* --timeout SECONDS (ga_plugin_parse_timeout: a decimal number, 0 < SECONDS
+/* --timeout SECONDS (ga_parse_timeout: a decimal number, 0 < SECONDS
  * <= one day): 0, or -1 and a message. */
 int ga_cli_timeout(const char *cmd, const char *arg, double *seconds);
 

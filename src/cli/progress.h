@@ -1,7 +1,7 @@
 #ifndef GA_PROGRESS_H
 #define GA_PROGRESS_H
 
-#include "sweep/sweep.h"
+#include "measure/sweep.h"
 
 struct ga_progress {
     const char *label;

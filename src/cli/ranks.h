@@ -1,6 +1,6 @@
 /* Ranks: the processes of one command started together by mpirun, when
  * gelu-acc is built with ./configure --with-mpi.  Rank r of P measures
- * shard r+1 of P (sweep/shard.h) and hands its partial state to rank 0,
+ * shard r+1 of P (state/shard.h) and hands its partial state to rank 0,
  * which merges them exactly and alone prints or writes the result.
  *
  * Only ranks_mpi.c calls MPI; without --with-mpi, ranks_single.c makes

@@ -7,7 +7,7 @@
 
 #include "config.h"
 #include "cli/measure.h"
-#include "sweep/graded.h"
+#include "measure/graded.h"
 
 static void append_line(char *buf, size_t size, const char *line)
 {

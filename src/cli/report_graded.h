@@ -11,7 +11,7 @@
 #include "report/plan.h"
 #include "report/real_outputs.h"
 #include "report/result.h"
-#include "sweep/sweep.h"
+#include "measure/sweep.h"
 
 /* What a page says of a graded row (its result points here). */
 struct ga_cli_graded_text {

@@ -6,7 +6,7 @@
 
 #include "config.h"
 #include "cli/measure.h"
-#include "sweep/shard.h"
+#include "state/shard.h"
 
 /* Sweep shard k of n of domain d for m[0..count): the sweep's chunks of the
  * shard (none: nothing measured, the statistics stay empty). */

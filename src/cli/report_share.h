@@ -9,10 +9,10 @@
 #include <stdint.h>
 
 #include "formats/format.h"
-#include "sweep/domain.h"
-#include "sweep/partial.h"
-#include "sweep/report_partial.h"
-#include "sweep/sweep.h"
+#include "domain/domain.h"
+#include "state/partial.h"
+#include "state/report_partial.h"
+#include "measure/sweep.h"
 
 struct ga_report_share {
     uint32_t shard, shards;

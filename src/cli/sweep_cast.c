@@ -1,13 +1,13 @@
 /* gelu-acc sweep --input-format: GELU fused with a cast into a float8
  * format, every fused model under every overflow convention of the truth
- * (sweep/cast_sweep.h), printed as the report's section prints it. */
+ * (measure/cast_sweep.h), printed as the report's section prints it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "report/cast_section.h"
-#include "sweep/cast_sweep.h"
+#include "measure/cast_sweep.h"
 
 int ga_cli_sweep_cast(const struct ga_format *out, const char *input_format,
                       const char *domain_spec)

@@ -24,7 +24,7 @@
  * VCVTNEPS2BF16 (round to nearest even; a subnormal float32 becomes a zero
  * of its sign), so subnormal results are flushed.  Only CPUs with AVX-512
  * BF16 run this path. */
-#include "impls/fp_contract.h"
+#include "formats/fp_contract.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
  * ulps, amplified by erfc's condition number (about 2z^2, z = -x/sqrt2) in the
  * left tail: at most ~400 double ulps before float32 underflows (x ~ -14.2),
  * still about 2^-44 relative, so nearly every result is correctly rounded. */
-#include "impls/fp_contract.h"
+#include "formats/fp_contract.h"
 
 #include <math.h>
 

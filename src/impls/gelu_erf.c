@@ -18,7 +18,7 @@
  * to -1 once erfc(|u|) < 2^-25, from x ~ -5.5426, and the result is -0 where
  * the truth is about -8.3e-8 (doc/libraries.md).  The erfc form has no
  * such cancellation. */
-#include "impls/fp_contract.h"
+#include "formats/fp_contract.h"
 
 #include <math.h>
 

@@ -17,7 +17,7 @@
  * erf_as_native does the same with every operation and constant rounded to a
  * 16-bit format (native.h), separate multiply and add, no FMA: the Handbook
  * formula as a hand-written bfloat16/float16 kernel would run it. */
-#include "impls/fp_contract.h"
+#include "formats/fp_contract.h"
 
 #include <math.h>
 

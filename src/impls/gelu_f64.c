@@ -16,7 +16,7 @@
  *     loop (GeluKernel.cpp's kBeta and kKappa); 1 + tanh cancels for x < 0.
  * Specials follow the formulas: erf and tanh forms give NaN at -inf
  * (-inf * 0), the erfc form too; +inf gives +inf. */
-#include "impls/fp_contract.h"
+#include "formats/fp_contract.h"
 
 #include <math.h>
 

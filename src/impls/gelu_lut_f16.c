@@ -12,7 +12,7 @@
  * Special values.  float32: NaN fails both comparisons and is looked up:
  * NaN; +inf >= 10 -> +inf; -inf <= -10 -> +0 (not -0); +-0 -> table[+-0] = +-0.
  * float16: table[+inf] = +inf; table[-inf] = tanh_factored(-inf) = NaN. */
-#include "impls/fp_contract.h"
+#include "formats/fp_contract.h"
 
 #include <pthread.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
  *               16-bit format (native.h): MLX gelu_fast_approx, HF QuickGELU
  *               eager in bfloat16/float16.  The sigmoid is one library op,
  *               computed in float and rounded once. */
-#include "impls/fp_contract.h"
+#include "formats/fp_contract.h"
 
 #include <math.h>
 

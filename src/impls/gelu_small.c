@@ -24,7 +24,7 @@
  *
  * Special values are float32's: NaN -> NaN; +inf -> +inf; -inf -> NaN
  * (-inf * 0, see gelu_erf.c); +-0 -> +-0. */
-#include "impls/fp_contract.h"
+#include "formats/fp_contract.h"
 
 #include "formats/format.h"
 #include "impls/catalogue_internal.h"

@@ -18,7 +18,7 @@
  * In float32 the first two cancel in 1 + tanh(u): tanhf(u) rounds to -1 and
  * the result is -0 from x ~ -5.158 (doc/libraries.md).  The sigmoid form
  * keeps its relative accuracy until exp(-2u) overflows (x < -10.06). */
-#include "impls/fp_contract.h"
+#include "formats/fp_contract.h"
 
 #include <math.h>
 

@@ -17,7 +17,7 @@
  *                 flows as dx = (dy*e)*0.5 + ((dy*t)*(-2/sqrt(pi)*exp(-z*z)))*(-c),
  *                 z = -x*c, each operation in the array's dtype (rounded to
  *                 the format), erfc and exp in float. */
-#include "impls/fp_contract.h"
+#include "formats/fp_contract.h"
 
 #include <math.h>
 

@@ -5,7 +5,7 @@
  * quick         in float, as autograd of HF quick_gelu / CLIP on float opmath.
  * quick_native  every operation rounded to the 16-bit format, the sigmoid
  *               one op in float rounded once (as gelu_quick.c). */
-#include "impls/fp_contract.h"
+#include "formats/fp_contract.h"
 
 #include <math.h>
 

@@ -24,7 +24,7 @@
  *                      + x*0.5f*sech*s*(1 + 3*0.044715f*x*x); dx = local*dy
  *                      in float; coshf overflows for |u| > 89.4 and sech
  *                      becomes 0, which is harmless here. */
-#include "impls/fp_contract.h"
+#include "formats/fp_contract.h"
 
 #include <math.h>
 

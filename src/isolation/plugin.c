@@ -42,38 +42,6 @@ void ga_plugin_default_options(struct ga_plugin_options *opt)
     };
 }
 
-int ga_plugin_parse_timeout(const char *text, double *seconds)
-{
-    const char *c = text;
-    char *end;
-    double v;
-
-    while (*c >= '0' && *c <= '9')
-        c++;
-    if (c == text || (*c == '.' && !(c[1] >= '0' && c[1] <= '9')))
-        return -1;
-    if (*c == '.')
-        for (c++; *c >= '0' && *c <= '9'; c++)
-            continue;
-    if (*c != '\0')
-        return -1;
-    v = strtod(text, &end);
-    if (*end != '\0' || !(v > 0) || !(v <= GA_PLUGIN_MAX_TIMEOUT))
-        return -1;
-    *seconds = v;
-    return 0;
-}
-
-const char *ga_plugin_timeout_text(double seconds, char buf[32])
-{
-    for (int digits = 1; digits <= 17; digits++) {
-        snprintf(buf, 32, "%.*g", digits, seconds);
-        if (strtod(buf, NULL) == seconds)
-            break;
-    }
-    return buf;
-}
-
 enum ga_io_status ga_plugin_parse_spec(const char *spec, char **path, char **symbol,
                                        struct ga_io_error *err)
 {

@@ -63,16 +63,6 @@ void ga_plugin_default_options(struct ga_plugin_options *opt);
 
 struct ga_plugin;
 
-/* A timeout as users write it, on the command line and in baselines: a
- * decimal number of seconds above 0 and at most GA_PLUGIN_MAX_TIMEOUT ("10",
- * "0.5"; no sign, exponent, hex, inf or nan).  0, or -1. */
-#define GA_PLUGIN_MAX_TIMEOUT 86400
-int ga_plugin_parse_timeout(const char *text, double *seconds);
-
-/* The shortest decimal text that reads back as seconds; returns buf (32
- * bytes). */
-const char *ga_plugin_timeout_text(double seconds, char buf[32]);
-
 /* Split spec at its last ':' into malloc'ed *path and *symbol (free() both).
  * GA_IO_BAD_SPEC: no ':', empty path, empty symbol. */
 enum ga_io_status ga_plugin_parse_spec(const char *spec, char **path, char **symbol,

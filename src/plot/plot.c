@@ -8,7 +8,7 @@
 
 #include "plot/plot_private.h"
 #include "plot/svg.h"
-#include "impls/fp_contract.h"   /* the same coordinates whatever -march */
+#include "formats/fp_contract.h"   /* the same coordinates whatever -march */
 
 /* Okabe & Ito's colour-blind-safe palette ("Color Universal Design", 2008)
  * without its yellow, which is unreadable on white, then three more. */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "plot/plot_private.h"
-#include "impls/fp_contract.h"   /* the same coordinates whatever -march */
+#include "formats/fp_contract.h"   /* the same coordinates whatever -march */
 
 /* ---- Text and legend measures ---- */
 

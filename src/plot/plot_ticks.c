@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "plot/svg.h"
-#include "impls/fp_contract.h"   /* the same coordinates whatever -march */
+#include "formats/fp_contract.h"   /* the same coordinates whatever -march */
 
 /* Labels are plain decimals for leading digits from 10^-4 to 10^5 on linear
  * axes ("0.0002", "150000") and from 10^-2 to 10^3 on log axes ("0.01",

@@ -1,11 +1,11 @@
-/* The result of an oracle audit (sweep/audit.h) as text: a summary for the
+/* The result of an oracle audit (audit/audit.h) as text: a summary for the
  * terminal and a Markdown page to publish (reports/audit-*.md). */
 #ifndef GA_AUDIT_PAGE_H
 #define GA_AUDIT_PAGE_H
 
 #include <stdio.h>
 
-#include "sweep/audit.h"
+#include "audit/audit.h"
 
 /* The summary: what was audited, the counts, the disagreements listed; the
  * CPU time on a line of its own ("cpu: ..."), the one line that changes

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "sweep/backward_sweep.h"
+#include "measure/backward_sweep.h"
 
 /* Returns 0, or -1 when writing failed. */
 int ga_backward_print_text(FILE *out, const struct ga_backward_sweep *s,

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/backward_partial.h"
-#include "sweep/backward_sweep.h"
-#include "sweep/pairs.h"
+#include "state/backward_partial.h"
+#include "measure/backward_sweep.h"
+#include "domain/pairs.h"
 #include "truth/backward.h"
 
 const char *ga_backward_domain_option(const struct ga_format *f)

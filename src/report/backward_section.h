@@ -1,8 +1,8 @@
 /* The backward section of a report page: every backward catalogue model
  * that supports the format, against the derivative it approximates and,
  * for the tanh forms, against exact gelu' too (as the forward tables), on
- * one pair domain (sweep/pairs.h).  The bfloat16 rows against their own
- * derivative also fill a heat map (sweep/backward_heat.h).
+ * one pair domain (domain/pairs.h).  The bfloat16 rows against their own
+ * derivative also fill a heat map (measure/backward_heat.h).
  *
  * Written as a Markdown and an HTML section of FORMAT.md and FORMAT.html,
  * and as FORMAT-backward.csv and .json of their own, so that the forward
@@ -16,11 +16,11 @@
 
 #include "impls/backward.h"
 #include "io/io_error.h"
-#include "sweep/backward_heat.h"
-#include "sweep/backward_partial.h"
-#include "sweep/backward_stats.h"
-#include "sweep/domain.h"
-#include "sweep/pairs.h"
+#include "measure/backward_heat.h"
+#include "state/backward_partial.h"
+#include "grade/backward_stats.h"
+#include "domain/domain.h"
+#include "domain/pairs.h"
 
 /* The domains of a report's backward sections, by format; NULL: the
  * default.  none: no backward section at all. */
@@ -65,7 +65,7 @@ struct ga_backward_section {
 int ga_backward_section_measure(struct ga_backward_section *s, const struct ga_format *f,
                                 const char *domain, int threads, char *err, size_t errlen);
 /* Shard k of n of that section ('report --shard', a rank under mpirun):
- * *part receives the shard's state (sweep/backward_partial.h).  0, or -1
+ * *part receives the shard's state (state/backward_partial.h).  0, or -1
  * with a message. */
 int ga_backward_section_measure_share(const struct ga_format *f, const char *domain,
                                       int threads, uint32_t k, uint32_t n,

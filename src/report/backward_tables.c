@@ -7,7 +7,7 @@
 #include "report/backward_print.h"
 #include "report/backward_section.h"
 #include "report/html.h"
-#include "report/number_text.h"
+#include "grade/number_text.h"
 
 #define COLUMNS 14
 #define ROOT_COLUMNS 7

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "report/number_text.h"
+#include "grade/number_text.h"
 
 enum { COLUMNS = 10 };
 

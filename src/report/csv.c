@@ -1,5 +1,5 @@
 /* One CSV row per (implementation, reference, region): for spreadsheets. */
-#include "report/number_text.h"
+#include "grade/number_text.h"
 #include "report/result.h"
 #include "report/shape_print.h"
 

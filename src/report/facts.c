@@ -91,7 +91,7 @@ static int round_everywhere(mpfr_srcptr v, ga_bits rounded[GA_FORMAT_COUNT][GA_F
     return status;
 }
 
-static int minimum(int (*sign)(double, long), enum curve c, struct ga_fact_minimum *m,
+static int minimum(enum ga_function derivative, enum curve c, struct ga_fact_minimum *m,
                    ga_bits rounded[GA_FORMAT_COUNT][GA_FUNCTION_COUNT])
 {
     int status;
@@ -99,14 +99,14 @@ static int minimum(int (*sign)(double, long), enum curve c, struct ga_fact_minim
     double lo = -0.76, hi = -0.74;
     mpfr_t v;
 
-    if (sign(lo, PRECISION) >= 0 || sign(hi, PRECISION) <= 0)
+    if (ga_grad_sign(derivative, lo, PRECISION) >= 0 || ga_grad_sign(derivative, hi, PRECISION) <= 0)
         return -1;
     for (;;) {
         double mid = lo + (hi - lo) / 2;
         int s;
         if (mid <= lo || mid >= hi)
             break;  /* adjacent doubles */
-        s = sign(mid, PRECISION);
+        s = ga_grad_sign(derivative, mid, PRECISION);
         if (s == 0)
             break;  /* the root is closer than the precision resolves */
         if (s < 0)
@@ -173,8 +173,8 @@ static void largest_difference(enum curve approx, struct ga_fact_largest_differe
 
 int ga_facts_compute(struct ga_facts *out)
 {
-    if (minimum(ga_gelu_grad_sign, GELU, &out->gelu_minimum, out->minimum_rounded) != 0
-        || minimum(ga_gelu_tanh_grad_sign, TANH, &out->tanh_minimum, out->minimum_rounded) != 0)
+    if (minimum(GA_GELU_GRAD, GELU, &out->gelu_minimum, out->minimum_rounded) != 0
+        || minimum(GA_GELU_TANH_GRAD, TANH, &out->tanh_minimum, out->minimum_rounded) != 0)
         return -1;
     largest_difference(TANH, &out->tanh_difference);
     largest_difference(QUICK, &out->quick_difference);

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/number_text.h"
+#include "grade/number_text.h"
 #include "report/pictures.h"
 #include "report/report_file.h"
 #include "report/report_marker.h"

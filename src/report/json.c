@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "report/json_string.h"
-#include "report/number_text.h"
+#include "grade/number_text.h"
 #include "report/shape_print.h"
 #include "report/result.h"
 

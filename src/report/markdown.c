@@ -1,7 +1,7 @@
 /* A Markdown page of error tables for one format: the tables people publish. */
 #include <string.h>
 
-#include "report/number_text.h"
+#include "grade/number_text.h"
 #include "report/result.h"
 #include "report/shape_print.h"
 #include "report/truth_convention.h"

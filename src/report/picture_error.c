@@ -7,7 +7,7 @@
 
 #include "report/picture_view.h"
 #include "report/pictures.h"
-#include "sweep/profile.h"
+#include "measure/profile.h"
 
 static bool is_half(const struct ga_format *f)
 {

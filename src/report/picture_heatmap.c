@@ -1,5 +1,5 @@
 /* The heat map of a backward model over the (x, dy) plane
- * (sweep/backward_heat.h): one rectangle per run of cells of one colour,
+ * (measure/backward_heat.h): one rectangle per run of cells of one colour,
  * colour = the share of pairs not correctly rounded, on a log scale. */
 #include <stdbool.h>
 #include <string.h>

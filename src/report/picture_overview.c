@@ -7,7 +7,7 @@
 
 #include "report/picture_view.h"
 #include "report/pictures.h"
-#include "sweep/profile.h"
+#include "measure/profile.h"
 
 /* The overview's bins: 8 profile bins of 1/64, so that every bin holds an
  * input in each format (bfloat16 values lie 1/16 apart on [8, 16)). */

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/number_text.h"
+#include "grade/number_text.h"
 #include "plot/plot.h"
 #include "report/result.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/number_text.h"
+#include "grade/number_text.h"
 #include "report/picture_view.h"
 #include "plot/plot.h"
 #include "report/report_file.h"

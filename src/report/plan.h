@@ -8,7 +8,7 @@
 
 #include "formats/format.h"
 #include "real/real.h"
-#include "sweep/sweep.h"
+#include "measure/sweep.h"
 
 /* The formats of a report, in the order of its index: the wide ones, then
  * the small ones (exhaustive, a few hundred encodings each). */

@@ -28,7 +28,7 @@
 #include <stddef.h>
 
 #include "formats/format.h"
-#include "sweep/domain.h"
+#include "domain/domain.h"
 #include "truth/function.h"
 
 struct ga_real_outputs_entry {

@@ -12,7 +12,7 @@
 
 #include "formats/format.h"
 #include "io/io_error.h"
-#include "sweep/domain.h"
+#include "domain/domain.h"
 
 #define GA_REPORT_MARKER ".gelu-acc-report"
 

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "sweep/sweep.h"
+#include "measure/sweep.h"
 
 /* Failing inputs, merged over the batches they run across, in domain order. */
 #define GA_RESULT_SPANS 16
@@ -31,7 +31,7 @@ struct ga_result {
     struct ga_failure_span spans[GA_RESULT_SPANS];
     uint64_t unlisted_spans;         /* spans (as batches reported them) after the last listed */
     const struct ga_profile *profile;     /* the measurement's, when it kept one */
-    bool has_shape;                  /* the measurement kept a shape (sweep/shape.h) */
+    bool has_shape;                  /* the measurement kept a shape (measure/shape.h) */
     struct ga_shape shape;
 };
 

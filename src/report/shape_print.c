@@ -4,7 +4,7 @@
 
 #include <inttypes.h>
 
-#include "report/number_text.h"
+#include "grade/number_text.h"
 
 static const char *const side_names[2] = { "left", "right" };
 

@@ -1,4 +1,4 @@
-/* The shape of a result (sweep/shape.h) in each output: text lines, a JSON
+/* The shape of a result (measure/shape.h) in each output: text lines, a JSON
  * object, CSV columns, and a report page's "Shape" table. */
 #ifndef GA_SHAPE_PRINT_H
 #define GA_SHAPE_PRINT_H

@@ -1,5 +1,5 @@
 /* The readable summary 'gelu-acc sweep' prints by default. */
-#include "report/number_text.h"
+#include "grade/number_text.h"
 #include "report/result.h"
 #include "report/shape_print.h"
 

@@ -42,7 +42,7 @@ int ga_backward_mpfr(enum ga_function fn, const struct ga_format *f, ga_bits x, 
     mpfr_inits2(64, xm, s, err, p, perr, dym, (mpfr_ptr)0);
     mpfr_set_d(xm, xd, MPFR_RNDN);   /* exact */
     mpfr_set_d(dym, dyd, MPFR_RNDN); /* exact */
-    for (w = enc->first_precision(xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+    for (w = enc->first_precision(64, xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
         if (!enc->enclose(xm, xd, w, s, err)) {
             if (enc->tail_vanishes(xm)) {
                 g.kind = xd < 0 ? GA_GRAD_VANISHING : GA_GRAD_ONE_ABOVE;

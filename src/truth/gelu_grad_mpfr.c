@@ -27,7 +27,6 @@
 #include "truth/gelu_oracles.h"
 #include "truth/grad_enclose.h"
 #include "truth/grad_limits.h"
-#include "truth/grad_sign.h"
 #include "truth/ziv.h"
 
 /* 1 when |x| phi(x) < 2^GA_EXACT_EXP_MIN is proved, for |x| >= 1. */
@@ -97,71 +96,8 @@ int ga_gelu_grad_enclose(mpfr_srcptr x, double xd, mpfr_prec_t w, mpfr_ptr s, mp
 
 /* The first working precision: (cA + cB) u <= 2^-10 when bits = 64; more bits
  * for formats whose exact value needs them (ga_ziv_first_bits). */
-static long first_precision(long bits, double xd)
+long ga_gelu_grad_first_precision(long bits, double xd)
 {
     return bits + 10 + ga_ceil_log2(3.8 * xd * xd + 10.2);
 }
 
-/* At the precision of the formats of 32 bits or fewer (grad_enclose.h). */
-long ga_gelu_grad_first_precision(double xd)
-{
-    return first_precision(64, xd);
-}
-
-int ga_gelu_grad_mpfr(const struct ga_format *f, ga_bits bits, struct ga_truth *out)
-{
-    double xd = ga_decode(f, bits);
-    double lower, upper;
-    struct ga_mpfr_range saved;
-    mpfr_prec_t w;
-    int status = GA_TRUTH_UNDECIDED;
-    mpfr_t x, s, err;
-
-    if (ga_grad_special(f, bits, out))
-        return GA_TRUTH_OK;
-
-    ga_grad_bounds(xd, &lower, &upper);
-    saved = ga_mpfr_widen_range();
-    mpfr_init2(x, 64);
-    mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
-    mpfr_init2(s, 64);
-    mpfr_init2(err, 64);
-    for (w = first_precision(ga_ziv_first_bits(f), xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
-        if (!ga_gelu_grad_enclose(x, xd, w, s, err)) {
-            if (ga_gelu_grad_tail_vanishes(x)) {
-                if (xd < 0)
-                    ga_truth_vanishing(f, true, out);
-                else
-                    ga_grad_one_from_above(f, out);
-                status = GA_TRUTH_OK;
-                break;
-            }
-            continue;
-        }
-        if (ga_ziv_decide_within(f, s, err, lower, upper, out)) {
-            ga_truth_set_exact(f, s, out);
-            status = GA_TRUTH_OK;
-            break;
-        }
-    }
-    mpfr_clears(x, s, err, (mpfr_ptr)0);
-    ga_mpfr_restore_range(saved);
-    return status;
-}
-
-int ga_gelu_grad_sign(double xd, long precision)
-{
-    struct ga_mpfr_range saved = ga_mpfr_widen_range();
-    int sign = 0;
-    mpfr_t x, s, err;
-
-    mpfr_inits2(64, x, s, err, (mpfr_ptr)0);
-    mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
-    if (precision < ga_gelu_grad_first_precision(xd))
-        precision = ga_gelu_grad_first_precision(xd);
-    if (ga_gelu_grad_enclose(x, xd, precision, s, err) && mpfr_cmpabs(s, err) > 0)
-        sign = mpfr_sgn(s);
-    mpfr_clears(x, s, err, (mpfr_ptr)0);
-    ga_mpfr_restore_range(saved);
-    return sign;
-}

@@ -6,7 +6,7 @@
 
 int ga_gelu_mpfr(const struct ga_format *f, ga_bits x, struct ga_truth *out);
 int ga_gelu_tanh_mpfr(const struct ga_format *f, ga_bits x, struct ga_truth *out);
-int ga_gelu_grad_mpfr(const struct ga_format *f, ga_bits x, struct ga_truth *out);
-int ga_gelu_tanh_grad_mpfr(const struct ga_format *f, ga_bits x, struct ga_truth *out);
+/* The derivatives, fn GA_GELU_GRAD or GA_GELU_TANH_GRAD (grad_mpfr.c). */
+int ga_grad_mpfr(enum ga_function fn, const struct ga_format *f, ga_bits x, struct ga_truth *out);
 
 #endif

@@ -101,7 +101,7 @@ int ga_grad_value(enum ga_function fn, double xd, struct ga_grad_value *out)
     saved = ga_mpfr_widen_range();
     mpfr_inits2(64, x, s, err, (mpfr_ptr)0);
     mpfr_set_d(x, xd, MPFR_RNDN);  /* exact */
-    for (w = enc->first_precision(xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
+    for (w = enc->first_precision(64, xd); w <= GA_ZIV_MAX_PRECISION; w += w / 2) {
         if (!enc->enclose(x, xd, w, s, err)) {
             if (enc->tail_vanishes(x)) {
                 out->kind = xd < 0 ? GA_GRAD_VANISHING : GA_GRAD_ONE_ABOVE;

@@ -11,8 +11,8 @@ int ga_truth_mpfr(enum ga_function fn, const struct ga_format *f, ga_bits x,
 {
     switch (fn) {
     case GA_GELU_TANH: return ga_gelu_tanh_mpfr(f, x, out);
-    case GA_GELU_GRAD: return ga_gelu_grad_mpfr(f, x, out);
-    case GA_GELU_TANH_GRAD: return ga_gelu_tanh_grad_mpfr(f, x, out);
+    case GA_GELU_GRAD:
+    case GA_GELU_TANH_GRAD: return ga_grad_mpfr(fn, f, x, out);
     default: return ga_gelu_mpfr(f, x, out);
     }
 }

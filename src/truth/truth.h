@@ -27,7 +27,7 @@ struct ga_exact {
  * - `rounded` and `direction` are certified (proved by an error bound, or
  *   decided by MPFR): every classification of an output (correctly rounded,
  *   faithful, flushed, wrong zero sign, ordinal distance) is decided from
- *   them alone (sweep/error.h);
+ *   them alone (grade/error.h);
  * - `exact` + `tail` is approximate: it gives the magnitude of an error,
  *   whose last digits it may move.  f = (exact.mant + tail) * 2^exact.exp:
  *   exact.mant is f to 53 bits, tail the rest (|tail| <= 2^-54, rounded to
@@ -40,7 +40,7 @@ struct ga_exact {
  *   the value of `rounded` or lie on the wrong side of it.  Its binade,
  *   which sets the ulp, is right except when `rounded` is a power of 2,
  *   where the certified binade follows from `direction` (ga_error_binade in
- *   sweep/error.h). */
+ *   grade/error.h). */
 struct ga_truth {
     ga_bits rounded;        /* correctly rounded, ties to even, in the format */
     int8_t direction;       /* sign of f - rounded: -1, +1, or 0 when f is rounded itself */

@@ -1,13 +1,13 @@
-/* Audit state files (sweep/audit_file.c) and report partial files
- * (sweep/report_partial.c), told apart by their magic.  The input's last 8
+/* Audit state files (audit/audit_file.c) and report partial files
+ * (state/report_partial.c), told apart by their magic.  The input's last 8
  * bytes are replaced by the checksum of the others, so that mutations reach
  * the field checks behind it.  A refusal has a message; an accepted file
  * encodes into bytes that read back the same. */
 #include "fuzz.h"
 
 #include "io/bytes.h"
-#include "sweep/audit.h"
-#include "sweep/report_partial.h"
+#include "audit/audit.h"
+#include "state/report_partial.h"
 
 static void audit_file(const unsigned char *data, size_t size)
 {

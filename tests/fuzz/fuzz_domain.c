@@ -1,11 +1,11 @@
-/* Domain specs (sweep/domain.h), file: aside (fuzz_bits_file reads files):
+/* Domain specs (domain/domain.h), file: aside (fuzz_bits_file reads files):
  * a refusal says why; an accepted domain has at least one input and at
  * most its documented limit, a whole number of sweep chunks covers it, and
  * its first and last inputs are encodings of the format. */
 #include "fuzz.h"
 
-#include "sweep/domain.h"
-#include "sweep/sweep.h"
+#include "domain/domain.h"
+#include "measure/sweep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,5 +1,5 @@
-/* Partial files (sweep/partial_file.c), and backward sweeps' partial files
- * (sweep/backward_sweep_file.c), told apart by their magic: an accepted one
+/* Partial files (state/partial_file.c), and backward sweeps' partial files
+ * (state/backward_sweep_file.c), told apart by their magic: an accepted one
  * encodes into the same bytes.  The input's last 8 bytes are
  * replaced by the checksum of the others, so that mutations reach the
  * field checks behind it instead of stopping at the checksum.  A refusal
@@ -9,8 +9,8 @@
 #include "fuzz.h"
 
 #include "io/bytes.h"
-#include "sweep/backward_sweep_file.h"
-#include "sweep/partial.h"
+#include "state/backward_sweep_file.h"
+#include "state/partial.h"
 
 static void backward_file(const unsigned char *data, size_t size)
 {
