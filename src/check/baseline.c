@@ -406,7 +406,9 @@ static int on_finish(void *ctx, int *line)
     return status;
 }
 
-int ga_baseline_read(const char *path, struct ga_baseline *b, char *err, size_t errlen)
+/* The reader of baselines from a file (path) or from memory (text). */
+static int read_baseline(const char *path, const char *text, int first_line,
+                         struct ga_baseline *b, char *err, size_t errlen)
 {
     static const struct ga_section_callbacks callbacks = { on_start, on_setting, on_finish };
     struct baseline_file bf = { .b = b };
@@ -415,13 +417,25 @@ int ga_baseline_read(const char *path, struct ga_baseline *b, char *err, size_t 
         .name_max = sizeof b->entries->name - 1,
         .no_section = "a baseline lists kernels as '[name]' sections",
     };
+    int status;
 
     memset(b, 0, sizeof *b);
-    if (ga_section_file_read(path, &sf, err, errlen) != 0) {
+    status = text ? ga_section_file_read_text(path, text, first_line, &sf, err, errlen)
+                  : ga_section_file_read(path, &sf, err, errlen);
+    if (status != 0)
         ga_baseline_free(b);
-        return -1;
-    }
-    return 0;
+    return status;
+}
+
+int ga_baseline_read(const char *path, struct ga_baseline *b, char *err, size_t errlen)
+{
+    return read_baseline(path, NULL, 1, b, err, errlen);
+}
+
+int ga_baseline_read_text(const char *name, const char *text, int first_line,
+                          struct ga_baseline *b, char *err, size_t errlen)
+{
+    return read_baseline(name, text, first_line, b, err, errlen);
 }
 
 void ga_baseline_free(struct ga_baseline *b)

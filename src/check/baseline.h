@@ -84,6 +84,9 @@ struct ga_baseline {
 
 /* Parse a baseline.  Returns 0, or -1 with "FILE:LINE: what" in err. */
 int ga_baseline_read(const char *path, struct ga_baseline *b, char *err, size_t errlen);
+/* The same from text in memory (io/section_file.h, ga_section_file_read_text). */
+int ga_baseline_read_text(const char *name, const char *text, int first_line,
+                          struct ga_baseline *b, char *err, size_t errlen);
 void ga_baseline_free(struct ga_baseline *b);
 
 /* Write an entry with bounds taken from measured summaries (index

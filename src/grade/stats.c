@@ -372,3 +372,26 @@ int ga_summary_refine(struct ga_summary *s, const struct ga_format *f, ga_stats_
     }
     return status;
 }
+
+/* The context of a refinement by MPFR. */
+struct mpfr_refiner {
+    enum ga_function reference;
+    const struct ga_format *format;
+};
+
+static int mpfr_truth(void *ctx, ga_bits x, struct ga_truth *out)
+{
+    const struct mpfr_refiner *r = ctx;
+    return ga_truth_mpfr(r->reference, r->format, x, out);
+}
+
+int ga_stats_summary(const struct ga_stats *s, enum ga_function reference, enum ga_region r,
+                     struct ga_summary *out)
+{
+    struct mpfr_refiner refiner = { reference, s->format };
+    int status = ga_stats_summarize(s, r, out);
+
+    if (status != GA_STATS_OK)
+        return status;
+    return ga_summary_refine(out, s->format, mpfr_truth, &refiner);
+}

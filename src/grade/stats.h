@@ -222,4 +222,12 @@ typedef int (*ga_stats_truth_fn)(void *ctx, ga_bits x, struct ga_truth *out);
 int ga_summary_refine(struct ga_summary *s, const struct ga_format *f, ga_stats_truth_fn truth,
                       void *ctx);
 
+/* ga_stats_summarize with the worst points' exact values (and the first
+ * faults') recomputed by the MPFR oracle of `reference`, so that reported
+ * maxima do not depend on the oracle that fed the statistics: what sweep,
+ * grade and the library report.  Returns a ga_stats_status, or the MPFR
+ * oracle's status when it fails. */
+int ga_stats_summary(const struct ga_stats *s, enum ga_function reference, enum ga_region r,
+                     struct ga_summary *out);
+
 #endif

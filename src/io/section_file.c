@@ -96,55 +96,81 @@ static int parse_line(struct reader *rd, char *text)
     return rd->sf->cb->setting(rd->sf->ctx, ga_trim(text), ga_trim(eq + 1), &rd->line);
 }
 
-int ga_section_file_read(const char *path, const struct ga_section_file *sf, char *err,
-                         size_t errlen)
+/* The sections of stream `in`, named `name` in messages; its first line is
+ * numbered first_line. */
+static int read_stream(FILE *in, const char *name, int first_line,
+                       const struct ga_section_file *sf, char *err, size_t errlen)
 {
-    struct reader rd = { .sf = sf };
+    struct reader rd = { .sf = sf, .line = first_line - 1 };
     char *line = NULL;
     size_t length = 0;
     int status = 0;
     ssize_t got;
-    FILE *in = fopen(path, "r");
 
-    if (!in) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
     while (status == 0 && (got = getline(&line, &length, in)) != -1) {
         size_t column;
         const char *why;
         char *text = ga_line_text(line, (size_t)got, &column, &why);
 
         if (rd.line == INT_MAX) {
-            snprintf(err, errlen, "%s: more than %d lines", path, INT_MAX);
+            snprintf(err, errlen, "%s: more than %d lines", name, INT_MAX);
             status = -1;
             break;
         }
         rd.line++;
         if (!text) {
-            snprintf(err, errlen, "%s:%d:%zu: %s", path, rd.line, column, why);
+            snprintf(err, errlen, "%s:%d:%zu: %s", name, rd.line, column, why);
             status = -1;
         } else if (parse_line(&rd, text) != 0) {
-            snprintf(err, errlen, "%s:%d: %s", path, rd.line, sf->why);
+            snprintf(err, errlen, "%s:%d: %s", name, rd.line, sf->why);
             status = -1;
         }
     }
     if (status == 0 && ferror(in)) {
-        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: read error: %s", name, strerror(errno));
         status = -1;
     }
     if (status == 0 && rd.in_section && sf->cb->finish(sf->ctx, &rd.line) != 0) {
-        snprintf(err, errlen, "%s:%d: %s", path, rd.line, sf->why);
+        snprintf(err, errlen, "%s:%d: %s", name, rd.line, sf->why);
         status = -1;
     }
     if (status == 0 && rd.count == 0) {
-        snprintf(err, errlen, "%s: no section: %s", path, sf->no_section);
+        snprintf(err, errlen, "%s: no section: %s", name, sf->no_section);
         status = -1;
     }
     for (size_t i = 0; i < rd.count; i++)
         free(rd.seen[i].name);
     free(rd.seen);
     free(line);
+    return status;
+}
+
+int ga_section_file_read(const char *path, const struct ga_section_file *sf, char *err,
+                         size_t errlen)
+{
+    FILE *in = fopen(path, "r");
+    int status;
+
+    if (!in) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    status = read_stream(in, path, 1, sf, err, errlen);
+    fclose(in);
+    return status;
+}
+
+int ga_section_file_read_text(const char *name, const char *text, int first_line,
+                              const struct ga_section_file *sf, char *err, size_t errlen)
+{
+    FILE *in = fmemopen((void *)text, strlen(text), "r");
+    int status;
+
+    if (!in) {
+        snprintf(err, errlen, "%s: cannot read: %s", name, strerror(errno));
+        return -1;
+    }
+    status = read_stream(in, name, first_line, sf, err, errlen);
     fclose(in);
     return status;
 }

@@ -38,4 +38,10 @@ struct ga_section_file {
 int ga_section_file_read(const char *path, const struct ga_section_file *sf, char *err,
                          size_t errlen);
 
+/* The same from text in memory, named `name` in messages, its first line
+ * numbered first_line (a caller that puts lines of its own before the
+ * user's numbers them from 1 - their count). */
+int ga_section_file_read_text(const char *name, const char *text, int first_line,
+                              const struct ga_section_file *sf, char *err, size_t errlen);
+
 #endif

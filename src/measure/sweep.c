@@ -701,20 +701,8 @@ void ga_measurement_clear(struct ga_measurement *m)
     m->shape = NULL;
 }
 
-static int mpfr_truth(void *ctx, ga_bits x, struct ga_truth *out)
-{
-    const struct ga_measurement *m = ((void **)ctx)[0];
-    const struct ga_format *f = ((void **)ctx)[1];
-    return ga_truth_mpfr(m->reference, f, x, out);
-}
-
 int ga_measurement_summary(const struct ga_measurement *m, enum ga_region r,
                            struct ga_summary *out)
 {
-    const void *ctx[2] = { m, m->stats->format };
-    int status = ga_stats_summarize(m->stats, r, out);
-
-    if (status != GA_STATS_OK)
-        return status;
-    return ga_summary_refine(out, m->stats->format, mpfr_truth, (void *)ctx);
+    return ga_stats_summary(m->stats, m->reference, r, out);
 }

@@ -1,0 +1,114 @@
+/* The correctly rounded results: gelu_acc_truth and gelu_acc_backward. */
+#include <stdint.h>
+
+#include "api/api_array.h"
+#include "api/api_status.h"
+#include "api/truth_block.h"
+#include "truth/backward.h"
+
+/* A format of at most 16 bits: one lookup per element. */
+static int tabled_truth(enum ga_function fn, const struct ga_format *f, const void *x, void *out,
+                        size_t n)
+{
+    const struct ga_api_table *table;
+    int status = ga_api_table(fn, f, &table);
+
+    if (status != GELU_ACC_OK)
+        return status;
+    if (f->bits == 16) {
+        const uint16_t *in = x;
+        uint16_t *o = out;
+        for (size_t i = 0; i < n; i++)
+            o[i] = table->rounded[in[i]];
+        return GELU_ACC_OK;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint8_t e = ((const uint8_t *)x)[i];
+        if (!ga_fits(f, e))
+            return ga_api_fail(GELU_ACC_E_ENCODING, "x[%zu] = 0x%02x is not an encoding of %s "
+                               "(bits above its %d)", i, (unsigned)e, f->name, f->bits);
+        ((uint8_t *)out)[i] = (uint8_t)table->rounded[e];
+    }
+    return GELU_ACC_OK;
+}
+
+static int computed_truth(enum ga_function fn, const struct ga_format *f, const void *x,
+                          void *out, size_t n)
+{
+    ga_bits in[GA_API_BLOCK];
+    struct ga_truth t[GA_API_BLOCK];
+    int status = GELU_ACC_OK;
+
+    for (size_t first = 0; first < n && status == GELU_ACC_OK; first += GA_API_BLOCK) {
+        size_t m = n - first < GA_API_BLOCK ? n - first : GA_API_BLOCK;
+        if ((status = ga_api_load(f, x, first, m, in, "x")) == GELU_ACC_OK
+            && (status = ga_api_truths(fn, f, in, t, m)) == GELU_ACC_OK) {
+            for (size_t i = 0; i < m; i++)
+                in[i] = t[i].rounded;
+            ga_api_store(f, out, first, m, in);
+        }
+    }
+    return status;
+}
+
+GELU_ACC_API int gelu_acc_truth(gelu_acc_function fn, gelu_acc_format format, const void *x,
+                                void *out, size_t n)
+{
+    const struct ga_format *f;
+    enum ga_function id;
+    int status;
+
+    ga_api_clear();
+    if (!(f = ga_api_format(format)))
+        return GELU_ACC_E_ARGUMENT;
+    if (ga_api_function(fn, &id) != 0)
+        return GELU_ACC_E_ARGUMENT;
+    if ((status = ga_api_check_array(x, n, "x")) != GELU_ACC_OK
+        || (status = ga_api_check_array(out, n, "out")) != GELU_ACC_OK)
+        return status;
+    status = ga_api_tabled(f) ? tabled_truth(id, f, x, out, n) : computed_truth(id, f, x, out, n);
+    ga_api_call_done();
+    return status;
+}
+
+static int blocks_backward(enum ga_function forward, const struct ga_format *f, const void *x,
+                           const void *dy, void *dx, size_t n)
+{
+    ga_bits in[GA_API_BLOCK], din[GA_API_BLOCK];
+    struct ga_truth t[GA_API_BLOCK];
+    int status = GELU_ACC_OK;
+
+    for (size_t first = 0; first < n && status == GELU_ACC_OK; first += GA_API_BLOCK) {
+        size_t m = n - first < GA_API_BLOCK ? n - first : GA_API_BLOCK;
+        if ((status = ga_api_load(f, x, first, m, in, "x")) == GELU_ACC_OK
+            && (status = ga_api_load(f, dy, first, m, din, "dy")) == GELU_ACC_OK
+            && (status = ga_api_backward_truths(forward, f, in, din, t, m)) == GELU_ACC_OK) {
+            for (size_t i = 0; i < m; i++)
+                in[i] = t[i].rounded;
+            ga_api_store(f, dx, first, m, in);
+        }
+    }
+    return status;
+}
+
+GELU_ACC_API int gelu_acc_backward(gelu_acc_function fn, gelu_acc_format format, const void *x,
+                                   const void *dy, void *dx, size_t n)
+{
+    const struct ga_format *f;
+    enum ga_function forward;
+    int status;
+
+    ga_api_clear();
+    if (!(f = ga_api_format(format)))
+        return GELU_ACC_E_ARGUMENT;
+    if (ga_api_forward_function(fn, "gelu_acc_backward", &forward) != 0)
+        return GELU_ACC_E_ARGUMENT;
+    if ((status = ga_api_check_array(x, n, "x")) != GELU_ACC_OK
+        || (status = ga_api_check_array(dy, n, "dy")) != GELU_ACC_OK
+        || (status = ga_api_check_array(dx, n, "dx")) != GELU_ACC_OK
+        || (status = ga_api_backward_format(f)) != GELU_ACC_OK)
+        return status;
+    status = blocks_backward(forward, f, x, dy, dx, n);
+    ga_api_call_done();
+    return status;
+}
