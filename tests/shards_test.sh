@@ -228,10 +228,10 @@ bw_resume_after_kill() {
 check "backward sweep killed after a checkpoint, resumed on 2 threads: the bytes of an uninterrupted run" \
     bw_resume_after_kill
 check "backward: a checkpoint of another command is refused, naming the field" \
-    refused "its dy is '0x3f800000', not '0x40000000'" "$GELU_ACC" sweep $(bw_ck_args) --dy 2 \
+    refused "checkpoint $tmp/bw_ck belongs to another command: its dy is '0x3f800000', this command's '0x40000000'" "$GELU_ACC" sweep $(bw_ck_args) --dy 2 \
     --checkpoint "$tmp/bw_ck"
 check "backward: a checkpoint of another shard is refused" \
-    refused "is of shard 1/1, not 1/2" "$GELU_ACC" sweep $(bw_ck_args) --checkpoint "$tmp/bw_ck" \
+    refused "it holds shard 1/1, this command measures shard 1/2" "$GELU_ACC" sweep $(bw_ck_args) --checkpoint "$tmp/bw_ck" \
     --shard 1/2 --partial "$tmp/x"
 check "--checkpoint-interval without --checkpoint is refused" \
     refused "needs --checkpoint" "$GELU_ACC" sweep --impl erf --format bfloat16 --checkpoint-interval 5

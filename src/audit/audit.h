@@ -84,15 +84,17 @@ int ga_audits_merge(const struct ga_audit *const *parts, size_t n, struct ga_aud
 size_t ga_audits_missing(const struct ga_audit *const *parts, size_t n, uint32_t *list,
                          size_t max);
 
-/* The state file (audit_file.c): written atomically, read whole with every
- * field and a checksum checked (GA_IO_MALFORMED, GA_IO_UNSUPPORTED for
- * another version). */
+/* The state file (audit_file.c): its bytes, every field and a checksum
+ * checked on reading (GA_IO_MALFORMED, GA_IO_UNSUPPORTED for another
+ * version); files go through the run protocol (ga_audit_run_kind). */
 enum ga_io_status ga_audit_encode(const struct ga_audit *a, unsigned char **data, size_t *size,
                                   struct ga_io_error *err);
 enum ga_io_status ga_audit_decode(const unsigned char *data, size_t size, struct ga_audit *a,
                                   struct ga_io_error *err);
-enum ga_io_status ga_audit_write(const char *path, const struct ga_audit *a,
-                                 struct ga_io_error *err);
-enum ga_io_status ga_audit_read(const char *path, struct ga_audit *a, struct ga_io_error *err);
+/* The run protocol (state/run.h) bound to audit states: saved, loaded,
+ * resumed and merged with the words 'audit' prints. */
+#define GA_AUDIT_MAX_FILE_BYTES ((size_t)1 << 20)
+struct ga_run_kind;
+extern const struct ga_run_kind ga_audit_run_kind;
 
 #endif

@@ -4,16 +4,19 @@
  * every field, so that a damaged or forged file is refused by offset. */
 #include "audit/audit.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/bytes.h"
 #include "io/whole_file.h"
+#include "state/run.h"
 #include "state/state_header.h"
 #include "measure/sweep.h"
 
 #define MAGIC "gelu-acc audit 1"  /* 16 bytes, no NUL */
 #define VERSION 1u
-#define MAX_FILE_BYTES ((size_t)1 << 20)
 
 /* No chunk size: the audit's is the sweep's. */
 static const struct ga_header_share_words share_words = {
@@ -114,26 +117,83 @@ enum ga_io_status ga_audit_decode(const unsigned char *data, size_t size, struct
     return ga_bytes_close_body(&r, "bytes follow the disagreements", err);
 }
 
-/* The encoding and decoding as ga_whole_file_save and _load call them. */
-static enum ga_io_status encode_object(const void *object, unsigned char **data, size_t *size,
-                                       struct ga_io_error *err)
+/* The run protocol's view of an audit state (state/run.h). */
+static enum ga_io_status encode(const void *state, unsigned char **data, size_t *size,
+                                struct ga_io_error *err)
 {
-    return ga_audit_encode(object, data, size, err);
+    return ga_audit_encode(state, data, size, err);
 }
 
-static enum ga_io_status decode_object(const unsigned char *data, size_t size, void *object,
-                                       struct ga_io_error *err)
+static enum ga_io_status decode(const unsigned char *data, size_t size, void **state,
+                                struct ga_io_error *err)
 {
-    return ga_audit_decode(data, size, object, err);
+    struct ga_audit *a = malloc(sizeof *a);
+
+    *state = a;
+    if (!a)
+        return ga_io_fail(err, GA_IO_SYSTEM, "out of memory");
+    return ga_audit_decode(data, size, a, err);
 }
 
-enum ga_io_status ga_audit_write(const char *path, const struct ga_audit *a,
-                                 struct ga_io_error *err)
+static int differs(const void *saved, const void *fresh, char *why, size_t len)
 {
-    return ga_whole_file_save(path, encode_object, a, err);
+    const struct ga_audit *s = saved, *f = fresh;
+    int field = ga_audit_differs(s, f);
+
+    if (field >= 0) {
+        snprintf(why, len, "it is another audit: its %s differs", ga_audit_field_name(field));
+        return 1;
+    }
+    if (s->shard != f->shard || s->shards != f->shards) {
+        snprintf(why, len, "it holds shard %u/%u, this command measures shard %u/%u", s->shard,
+                 s->shards, f->shard, f->shards);
+        return 1;
+    }
+    return 0;
 }
 
-enum ga_io_status ga_audit_read(const char *path, struct ga_audit *a, struct ga_io_error *err)
+/* Name the shards none of parts[0..n) is (the first 16 of them). */
+static void missing(const struct ga_audit *const *parts, size_t n, char *why, size_t len)
 {
-    return ga_whole_file_load(path, MAX_FILE_BYTES, "audit file", decode_object, a, err);
+    uint32_t first[16];
+    char list[16 * 24] = "";
+    size_t count = ga_audits_missing(parts, n, first, 16);
+
+    for (size_t i = 0; i < count && i < 16; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%" PRIu32 "/%" PRIu32,
+                 i ? ", " : "", first[i], parts[0]->shards);
+    snprintf(why, len, "%s %s%s %s missing (%zu of %" PRIu32 ")", count > 1 ? "shards" : "shard",
+             list, count > 16 ? ", ..." : "", count > 1 ? "are" : "is", count, parts[0]->shards);
 }
+
+static int merge(void *const *parts, const char *const *names, size_t n, void **merged,
+                 char *why, size_t len)
+{
+    const struct ga_audit *const *audits = (const struct ga_audit *const *)parts;
+    struct ga_audit *all = malloc(sizeof *all);
+    const char *what;
+    size_t bad;
+
+    *merged = all;
+    if (!all) {
+        snprintf(why, len, "out of memory");
+        return -1;
+    }
+    if (ga_audits_merge(audits, n, all, &bad, &what) == 0)
+        return 0;
+    if (bad < n)
+        snprintf(why, len, "%s: %s", names[bad], what);
+    else
+        missing(audits, n, why, len);
+    return -1;
+}
+
+const struct ga_run_kind ga_audit_run_kind = {
+    .name = "audit file",
+    .max_bytes = GA_AUDIT_MAX_FILE_BYTES,
+    .encode = encode,
+    .decode = decode,
+    .free = free,
+    .differs = differs,
+    .merge = merge,
+};

@@ -1,5 +1,5 @@
 #include "cli/cli.h"
-#include "cli/ranks.h"
+#include "state/ranks.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -46,6 +46,10 @@ int ga_cmd_audit(int argc, char **argv);
  * writes. */
 int ga_cli_report_merge(char **names, size_t n, const char *dir, bool force);
 
+/* merge of backward partial files names[0..n) (cmd_merge_backward.c):
+ * prints what the one sweep prints (text or JSON). */
+int ga_cli_backward_merge(char *const *names, size_t n, bool json);
+
 /* gelu-acc sweep --format FORMAT --input-format WIDE [--domain D]: GELU
  * fused with a cast (sweep_cast.c).  Returns a GA_EXIT_* status. */
 int ga_cli_sweep_cast(const struct ga_format *out, const char *input_format,

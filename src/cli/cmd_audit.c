@@ -11,11 +11,12 @@
 
 #include "config.h"
 #include "cli/measure.h"
-#include "cli/ranks.h"
+#include "cli/options.h"
+#include "state/ranks.h"
 #include "io/whole_file.h"
 #include "report/audit_page.h"
 #include "audit/audit.h"
-#include "state/shard.h"
+#include "state/run.h"
 
 static const char help[] =
     "usage: gelu-acc audit [--function FUNCTION] [--format FORMAT] [--domain D]\n"
@@ -43,118 +44,22 @@ static const char help[] =
 
 struct audit_request {
     enum ga_function fn;
-    const char *format, *domain, *partial, *checkpoint, *out;
-    uint32_t shard, shards;
-    double interval_s;
+    const char *format, *domain, *out;
+    struct ga_run_share share;
     int threads;
+};
+
+/* Between slices of the audit: the checkpoint saved. */
+struct checkpoint_ctx {
+    const char *path;
+    char why[GA_RUN_WHY];
 };
 
 static int save_checkpoint(void *ctx, const struct ga_audit *a)
 {
-    struct ga_io_error err;
+    struct checkpoint_ctx *c = ctx;
 
-    if (ga_audit_write(ctx, a, &err) != GA_IO_OK) {
-        ga_cli_error("audit: checkpoint: %s", err.message);
-        return -2;
-    }
-    return 0;
-}
-
-/* A checkpoint to resume from, when there is one: refused when it is of
- * another audit or shard.  0, or -1 after a message. */
-static int resume(struct ga_audit *a, const char *checkpoint)
-{
-    struct ga_audit *saved = malloc(sizeof *saved);
-    struct ga_io_error err;
-    struct stat st;
-    int field, status = -1;
-
-    if (!saved) {
-        ga_cli_error("audit: out of memory");
-        return -1;
-    }
-    if (stat(checkpoint, &st) != 0 && errno == ENOENT) {
-        status = 0;
-    } else if (ga_audit_read(checkpoint, saved, &err) != GA_IO_OK) {
-        ga_cli_error("audit: checkpoint %s", err.message);
-    } else if ((field = ga_audit_differs(saved, a)) >= 0) {
-        ga_cli_error("audit: checkpoint %s belongs to another audit: its %s differs (remove "
-                     "the file to start afresh)", checkpoint, ga_audit_field_name(field));
-    } else if (saved->shard != a->shard || saved->shards != a->shards) {
-        ga_cli_error("audit: checkpoint %s holds shard %u/%u, this audit is shard %u/%u "
-                     "(remove the file to start afresh)", checkpoint, saved->shard,
-                     saved->shards, a->shard, a->shards);
-    } else {
-        *a = *saved;
-        status = 0;
-    }
-    free(saved);
-    return status;
-}
-
-/* Name the shards none of parts[0..n) is (the first 16 of them). */
-static void report_missing(const struct ga_audit *const *parts, size_t n)
-{
-    uint32_t first[16];
-    char list[16 * 24] = "";
-    size_t count = ga_audits_missing(parts, n, first, 16);
-
-    for (size_t i = 0; i < count && i < 16; i++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%" PRIu32 "/%" PRIu32,
-                 i ? ", " : "", first[i], parts[0]->shards);
-    ga_cli_error("audit: %s %s%s %s missing (%zu of %" PRIu32 ")",
-                 count > 1 ? "shards" : "shard", list, count > 16 ? ", ..." : "",
-                 count > 1 ? "are" : "is", count, parts[0]->shards);
-}
-
-/* Merge parts[0..n) into *all, naming the file (or shard) that does not fit. */
-static int merge(const struct ga_audit *const *parts, size_t n, char *const *names,
-                 struct ga_audit *all)
-{
-    size_t bad;
-    const char *why;
-
-    if (ga_audits_merge(parts, n, all, &bad, &why) == 0)
-        return 0;
-    if (bad < n && names)
-        ga_cli_error("audit: %s: %s", names[bad], why);
-    else if (bad < n)
-        ga_cli_error("audit: the state of rank %zu: %s", bad, why);
-    else
-        report_missing(parts, n);
-    return -1;
-}
-
-/* Under mpirun: every rank's state merged into *a on rank 0. */
-static int merge_ranks(struct ga_audit *a)
-{
-    unsigned char *data, **all = NULL;
-    size_t size, *sizes = NULL;
-    unsigned ranks = ga_ranks_count();
-    struct ga_audit *parts = calloc(ranks, sizeof *parts);
-    const struct ga_audit **list = calloc(ranks, sizeof *list);
-    struct ga_io_error err;
-    int status = -1;
-
-    if (!parts || !list || ga_audit_encode(a, &data, &size, &err) != GA_IO_OK) {
-        ga_cli_error("audit: out of memory");
-    } else {
-        status = ga_ranks_gather(data, size, &all, &sizes);
-        free(data);
-        for (unsigned r = 0; status == 0 && all && r < ranks; r++) {
-            if (ga_audit_decode(all[r], sizes[r], &parts[r], &err) != GA_IO_OK) {
-                ga_cli_error("audit: the state of rank %u: %s", r, err.message);
-                status = -1;
-            }
-            list[r] = &parts[r];
-        }
-        if (status == 0 && all)
-            status = merge(list, ranks, NULL, a);
-        ga_ranks_gather_free(all, sizes);
-    }
-    free(parts);
-    free(list);
-    return status;
+    return ga_run_save(&ga_audit_run_kind, c->path, a, c->why, sizeof c->why) == 0 ? 0 : -2;
 }
 
 /* A file --out may replace: none there, or a page an audit wrote. */
@@ -214,29 +119,61 @@ static int publish(const struct ga_audit *a, const char *out)
 /* --merge FILE...: the states of every shard, merged and published. */
 static int merge_files(char **names, int n, const char *out)
 {
-    struct ga_audit *parts = calloc((size_t)n, sizeof *parts), all;
-    const struct ga_audit **list = calloc((size_t)n, sizeof *list);
-    struct ga_io_error err;
-    int status = GA_EXIT_USAGE;
+    struct ga_audit *all;
+    char why[GA_RUN_WHY];
+    int status;
 
-    if (!parts || !list) {
-        ga_cli_error("audit: out of memory");
-        status = GA_EXIT_INTERNAL;
-        goto done;
+    if (ga_run_merge_files(&ga_audit_run_kind, names, (size_t)n, (void **)&all, why,
+                           sizeof why) != 0) {
+        ga_cli_error("audit: %s", why);
+        status = GA_EXIT_USAGE;
+    } else {
+        status = publish(all, out);
     }
-    for (int i = 0; i < n; i++) {
-        if (ga_audit_read(names[i], &parts[i], &err) != GA_IO_OK) {
-            ga_cli_error("audit: %s", err.message);
-            goto done;
-        }
-        list[i] = &parts[i];
-    }
-    if (merge(list, (size_t)n, names, &all) == 0)
-        status = publish(&all, out);
-done:
-    free(parts);
-    free(list);
+    free(all);
     return status;
+}
+
+/* The fresh state of the request's share (or this rank's), resumed from
+ * its checkpoint, audited, the ranks merged. */
+static int audit_share(const struct audit_request *rq, const struct ga_domain *d,
+                       struct ga_audit **state)
+{
+    struct checkpoint_ctx ck = { .path = rq->share.checkpoint };
+    void *a = malloc(sizeof(struct ga_audit));
+
+    *state = a;
+    if (!a) {
+        ga_cli_error("audit: out of memory");
+        return GA_EXIT_INTERNAL;
+    }
+    if (ga_audit_init(a, PACKAGE_NAME " " PACKAGE_VERSION, rq->fn, d, rq->share.shard,
+                      rq->share.shards) != 0) {
+        ga_cli_error("audit: %s has no fast oracle in %s: there is nothing to audit",
+                     ga_function_name(rq->fn), d->format->name);
+        return GA_EXIT_USAGE;
+    }
+    if (ga_run_resume(&ga_audit_run_kind, ck.path, &a, ck.why, sizeof ck.why) != 0) {
+        *state = a;
+        ga_cli_error("audit: %s", ck.why);
+        return GA_EXIT_USAGE;
+    }
+    *state = a;
+    switch (ga_audit_run(a, d, rq->threads, ck.path ? save_checkpoint : NULL, &ck,
+                         rq->share.interval_s)) {
+    case 0: break;
+    case -1:
+        ga_cli_error("audit: the domain could not be read (or out of memory)");
+        return GA_EXIT_USAGE;
+    default:
+        ga_cli_error("audit: checkpoint: %s", ck.why);
+        return GA_EXIT_USAGE;
+    }
+    if (ga_run_merge_ranks(&ga_audit_run_kind, (void **)state, ck.why, sizeof ck.why) != 0) {
+        ga_cli_error("audit: %s", ck.why);
+        return GA_EXIT_INTERNAL;
+    }
+    return GA_EXIT_OK;
 }
 
 /* Audit the share the request names (or this rank's); publish on rank 0, or
@@ -244,63 +181,29 @@ done:
 static int audit(const struct audit_request *rq)
 {
     const struct ga_format *f = ga_cli_format(rq->format);
-    struct ga_audit *a = malloc(sizeof *a);
+    struct ga_audit *a = NULL;
     struct ga_domain d;
-    struct ga_io_error err;
-    char message[512], *checkpoint = NULL;
-    unsigned ranks = ga_ranks_count();
-    uint32_t k = ranks > 1 ? ga_ranks_rank() + 1 : rq->shard;
-    uint32_t n = ranks > 1 ? ranks : rq->shards;
-    int status = GA_EXIT_USAGE;
+    char why[GA_RUN_WHY];
+    int status;
 
-    if (!f || !a) {
-        free(a);
-        return f ? GA_EXIT_INTERNAL : GA_EXIT_USAGE;
-    }
-    if (ga_domain_parse(&d, rq->domain ? rq->domain : ga_domain_default(f), f, message,
-                        sizeof message) != 0) {
-        ga_cli_error("audit: %s", message);
-        free(a);
+    if (!f)
+        return GA_EXIT_USAGE;
+    if (ga_domain_parse(&d, rq->domain ? rq->domain : ga_domain_default(f), f, why,
+                        sizeof why) != 0) {
+        ga_cli_error("audit: %s", why);
         return GA_EXIT_USAGE;
     }
-    if (ga_audit_init(a, PACKAGE_NAME " " PACKAGE_VERSION, rq->fn, &d, k, n) != 0) {
-        ga_cli_error("audit: %s has no fast oracle in %s: there is nothing to audit",
-                     ga_function_name(rq->fn), f->name);
-        goto done;
-    }
-    if (rq->checkpoint && ranks > 1) {
-        size_t len = strlen(rq->checkpoint) + 32;
-        if (!(checkpoint = malloc(len)))
-            goto done;
-        snprintf(checkpoint, len, "%s.%u-of-%u", rq->checkpoint, k, n);
-    } else if (rq->checkpoint && !(checkpoint = strdup(rq->checkpoint))) {
-        goto done;
-    }
-    if (checkpoint && resume(a, checkpoint) != 0)
-        goto done;
-    switch (ga_audit_run(a, &d, rq->threads, checkpoint ? save_checkpoint : NULL, checkpoint,
-                         rq->interval_s)) {
-    case 0: break;
-    case -1:
-        ga_cli_error("audit: the domain could not be read (or out of memory)");
-        goto done;
-    default: goto done;  /* the checkpoint's message is out */
-    }
-    if (ranks > 1 && merge_ranks(a) != 0)
-        goto done;
-    if (ga_ranks_rank() != 0) {
-        status = GA_EXIT_OK;
-    } else if (rq->partial) {
-        status = GA_EXIT_OK;
-        if (ga_audit_write(rq->partial, a, &err) != GA_IO_OK) {
-            ga_cli_error("audit: partial: %s", err.message);
+    status = audit_share(rq, &d, &a);
+    if (status != GA_EXIT_OK || ga_ranks_rank() != 0) {
+        ;  /* rank 0 writes or publishes */
+    } else if (rq->share.partial) {
+        if (ga_run_save(&ga_audit_run_kind, rq->share.partial, a, why, sizeof why) != 0) {
+            ga_cli_error("audit: partial: %s", why);
             status = GA_EXIT_USAGE;
         }
     } else {
         status = publish(a, rq->out);
     }
-done:
-    free(checkpoint);
     ga_domain_free(&d);
     free(a);
     return status;
@@ -310,23 +213,21 @@ int ga_cmd_audit(int argc, char **argv)
 {
     static const struct option options[] = {
         { "function", required_argument, NULL, 'F' },
-        { "format", required_argument, NULL, 'f' },
-        { "domain", required_argument, NULL, 'd' },
-        { "threads", required_argument, NULL, 't' },
+        GA_CLI_OPTION_FORMAT,
+        GA_CLI_OPTION_DOMAIN,
+        GA_CLI_OPTION_THREADS,
         { "out", required_argument, NULL, 'o' },
-        { "shard", required_argument, NULL, 'S' },
-        { "partial", required_argument, NULL, 'P' },
-        { "checkpoint", required_argument, NULL, 'C' },
-        { "checkpoint-interval", required_argument, NULL, 'I' },
+        GA_CLI_OPTIONS_SHARE,
         { "merge", no_argument, NULL, 'M' },
-        { "help", no_argument, NULL, 'h' },
+        GA_CLI_OPTION_HELP,
         { NULL, 0, NULL, 0 },
     };
-    struct audit_request rq = { .fn = GA_GELU, .format = "float32", .shard = 1, .shards = 1,
-                                .interval_s = 10 };
-    bool merging = false, interval = false;
-    int opt;
+    struct audit_request rq = { .fn = GA_GELU };
+    struct ga_cli_options o;
+    bool merging = false;
+    int opt, status;
 
+    ga_cli_options_init(&o, "audit", help, false, false);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (opt) {
@@ -337,34 +238,11 @@ int ga_cmd_audit(int argc, char **argv)
                 return GA_EXIT_USAGE;
             }
             break;
-        case 'f': rq.format = optarg; break;
-        case 'd': rq.domain = optarg; break;
-        case 't':
-            if (ga_cli_threads("audit", optarg, &rq.threads) != 0)
-                return GA_EXIT_USAGE;
-            break;
         case 'o': rq.out = optarg; break;
-        case 'S':
-            if (ga_shard_parse(optarg, &rq.shard, &rq.shards) != 0) {
-                ga_cli_error("audit: --shard takes K/N with 1 <= K <= N <= %u, not '%s'",
-                             GA_SHARD_MAX, optarg);
-                return GA_EXIT_USAGE;
-            }
-            break;
-        case 'P': rq.partial = optarg; break;
-        case 'C': rq.checkpoint = optarg; break;
-        case 'I':
-            if (ga_cli_checkpoint_interval("audit", optarg, &rq.interval_s) != 0)
-                return GA_EXIT_USAGE;
-            interval = true;
-            break;
         case 'M': merging = true; break;
-        case 'h':
-            fputs(help, stdout);
-            return GA_EXIT_OK;
         default:
-            ga_cli_error("audit: see 'gelu-acc audit --help'");
-            return GA_EXIT_USAGE;
+            if ((status = ga_cli_option(&o, opt, optarg)) != GA_CLI_GO_ON)
+                return status;
         }
     }
     if (rq.out && out_replaceable(rq.out) != 0)
@@ -376,25 +254,15 @@ int ga_cmd_audit(int argc, char **argv)
         }
         return merge_files(argv + optind, argc - optind, rq.out);
     }
-    if (optind < argc) {
-        ga_cli_error("audit: unexpected argument '%s'", argv[optind]);
+    if (ga_cli_no_operands(&o, argc, argv) != 0 || ga_cli_share(&o) != 0)
         return GA_EXIT_USAGE;
-    }
-    if (rq.shards > 1 && !rq.partial) {
-        ga_cli_error("audit: --shard needs --partial FILE (then 'gelu-acc audit --merge')");
-        return GA_EXIT_USAGE;
-    }
-    if (ga_ranks_count() > 1 && rq.shards > 1) {
-        ga_cli_error("audit: under mpirun the ranks are the shards: --shard cannot be used");
-        return GA_EXIT_USAGE;
-    }
-    if (rq.partial && rq.out) {
+    if (o.share.partial && rq.out) {
         ga_cli_error("audit: --partial writes a state file; give --out to 'audit --merge'");
         return GA_EXIT_USAGE;
     }
-    if (interval && !rq.checkpoint) {
-        ga_cli_error("audit: --checkpoint-interval needs --checkpoint FILE");
-        return GA_EXIT_USAGE;
-    }
+    rq.format = o.format ? o.format : "float32";
+    rq.domain = o.domain;
+    rq.threads = o.threads;
+    rq.share = o.share;
     return audit(&rq);
 }

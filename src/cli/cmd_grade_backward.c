@@ -1,8 +1,10 @@
 /* gelu-acc grade --backward: backward outputs computed anywhere, graded
  * against RN_F(dy * d(x)) with the statistics of sweep --backward. */
-#include "cli/backward_run.h"
 #include "cli/options.h"
+#include "engine/run_backward.h"
 #include "measure/graded.h"
+#include "report/backward_print.h"
+#include "state/ranks.h"
 
 static const char help[] =
     "usage: gelu-acc grade --backward --format FORMAT --x FILE --dy FILE --dx FILE\n"
@@ -16,7 +18,7 @@ static const char help[] =
     "Exit status: 0 graded, 2 a file unreadable, malformed, of the wrong dtype\n"
     "or of another length than x, 3 a truth not decided.\n";
 
-/* A file that failed to read midway, for ga_cli_backward_run. */
+/* A file that failed to read midway, for ga_run_backward_sweep. */
 static const char *read_error(const void *g)
 {
     return ga_graded_error(g);
@@ -79,7 +81,7 @@ int ga_cmd_grade_backward(int argc, char **argv)
     s.reference = o.reference;
     s.threads = o.threads;
     s.name = o.name ? o.name : dx_path;
-    status = ga_cli_backward_run("grade", &s, o.form == GA_CLI_JSON, read_error, &g);
+    status = ga_cli_print_backward("grade", &s, o.form == GA_CLI_JSON, read_error, &g);
     ga_pairs_free(&pairs);
     ga_graded_close(&g);
     return status;

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backward_run.h"
 #include "cli/measure.h"
 #include "io/bytes.h"
-#include "state/partial.h"
+#include "state/backward_sweep_file.h"
+#include "state/partial_run.h"
 
 static const char help[] =
     "usage: gelu-acc merge [--json | --csv] PARTIAL...\n"
@@ -30,58 +30,6 @@ static const char help[] =
     "File format: doc/partial-format.md.\n"
     "Exit status: 0 merged, 1 the kernel failed in some shard, 2 usage or input\n"
     "error.\n";
-
-/* The message for a set of partials that is not one sweep. */
-static void explain(const struct ga_partial_set_problem *why, struct ga_partial *const *parts,
-                    char *const *names)
-{
-    const struct ga_partial *p = parts[why->index];
-
-    switch (why->status) {
-    case GA_PARTIALS_DIFFERENT: {
-        static struct ga_partial_field a[GA_PARTIAL_FIELDS], b[GA_PARTIAL_FIELDS];
-        ga_partial_fields(&parts[0]->id, a);
-        ga_partial_fields(&p->id, b);
-        ga_cli_error("merge: %s: not a shard of the same sweep as %s: its %s is '%s', not '%s'",
-                     names[why->index], names[0], a[why->field].name, b[why->field].text,
-                     a[why->field].text);
-        break;
-    }
-    case GA_PARTIALS_SHARD_COUNT:
-        ga_cli_error("merge: %s: shard %" PRIu32 "/%" PRIu32 " of %" PRIu32 " shards, but %s "
-                     "cuts the domain in %" PRIu32, names[why->index], p->shard, p->shards,
-                     p->shards, names[0], parts[0]->shards);
-        break;
-    case GA_PARTIALS_INCOMPLETE:
-        ga_cli_error("merge: %s: shard %" PRIu32 "/%" PRIu32 " is unfinished (a checkpoint: "
-                     "%" PRIu64 " of its %" PRIu64 " chunks measured); run its sweep again",
-                     names[why->index], p->shard, p->shards, p->next - p->first,
-                     p->end - p->first);
-        break;
-    case GA_PARTIALS_DUPLICATE:
-        ga_cli_error("merge: shard %" PRIu32 "/%" PRIu32 " is given twice: %s and %s", p->shard,
-                     p->shards, names[why->other], names[why->index]);
-        break;
-    case GA_PARTIALS_MISSING: {
-        char list[GA_PARTIALS_MISSING_LISTED * 24] = "";
-        for (size_t i = 0; i < why->missing_count && i < GA_PARTIALS_MISSING_LISTED; i++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%" PRIu32 "/%" PRIu32,
-                     i ? ", " : "", why->missing[i], parts[0]->shards);
-        ga_cli_error("merge: %s %s%s %s missing (%zu of %" PRIu32 ")",
-                     why->missing_count > 1 ? "shards" : "shard", list,
-                     why->missing_count > GA_PARTIALS_MISSING_LISTED ? ", ..." : "",
-                     why->missing_count > 1 ? "are" : "is", why->missing_count,
-                     parts[0]->shards);
-        break;
-    }
-    case GA_PARTIALS_TOO_LARGE:
-        ga_cli_error("merge: %s: one region would count 2^32 inputs or more", names[why->index]);
-        break;
-    default:
-        ga_cli_error("merge: out of memory");
-        break;
-    }
-}
 
 /* The domain of the merged sweep, as the sweep saw it. */
 static int open_domain(const struct ga_partial *all, struct ga_domain *d)
@@ -127,12 +75,11 @@ int ga_cmd_merge(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     enum ga_cli_form form = GA_CLI_TEXT;
-    struct ga_partial **parts, *all = NULL;
-    struct ga_partial_set_problem why;
+    struct ga_partial *all = NULL;
     struct ga_domain d;
     const char *dir = NULL;
+    char why[GA_RUN_WHY];
     bool force = false;
-    size_t n = 0;
     int opt, status = GA_EXIT_USAGE;
 
     optind = 1;
@@ -174,28 +121,14 @@ int ga_cmd_merge(int argc, char **argv)
         }
         return ga_cli_backward_merge(argv + optind, (size_t)(argc - optind), form == GA_CLI_JSON);
     }
-    if (!(parts = calloc((size_t)(argc - optind), sizeof *parts))) {
-        ga_cli_error("merge: out of memory");
-        return GA_EXIT_INTERNAL;
-    }
-    for (; optind + (int)n < argc; n++) {
-        struct ga_io_error err;
-        if (ga_partial_read(argv[optind + (int)n], &parts[n], &err) != GA_IO_OK) {
-            ga_cli_error("merge: %s", err.message);
-            goto out;
-        }
-    }
-    if (ga_partials_merge(parts, n, &all, &why) != GA_PARTIALS_OK) {
-        explain(&why, parts, argv + optind);
-        status = why.status == GA_PARTIALS_NO_MEMORY ? GA_EXIT_INTERNAL : GA_EXIT_USAGE;
+    if (ga_run_merge_files(&ga_partial_run_kind, argv + optind, (size_t)(argc - optind),
+                           (void **)&all, why, sizeof why) != 0) {
+        ga_cli_error("merge: %s", why);
+        status = strcmp(why, "out of memory") == 0 ? GA_EXIT_INTERNAL : GA_EXIT_USAGE;
     } else if (open_domain(all, &d) == 0) {
         status = ga_cli_print_partial("merge", all, &d, form);
         ga_domain_free(&d);
     }
-out:
-    for (size_t i = 0; i < n; i++)
-        ga_partial_free(parts[i]);
-    free(parts);
     ga_partial_free(all);
     return status;
 }

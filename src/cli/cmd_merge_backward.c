@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backward_run.h"
-#include "cli/cli.h"
-#include "report/backward_print.h"
+#include "cli/measure.h"
+#include "state/backward_sweep_file.h"
 #include "state/partial.h"
+#include "state/run.h"
 
 /* The pairs the shards measured, parsed again (a file: x domain read
  * again): 0, or -1 after a message. */
@@ -34,73 +34,23 @@ static int open_pairs(const struct ga_backward_sweep_id *id, const struct ga_for
     return 0;
 }
 
-/* The files names[0..n) read into files[], checked to be one sweep. */
-static int read_shards(char *const *names, size_t n, struct ga_backward_sweep_file *files)
-{
-    static char a[GA_DOMAIN_SPEC_LEN], b[GA_DOMAIN_SPEC_LEN];
-
-    for (size_t i = 0; i < n; i++) {
-        struct ga_io_error io;
-        const char *field;
-        if (ga_backward_sweep_file_read(names[i], &files[i], &io) != GA_IO_OK) {
-            ga_cli_error("merge: %s", io.message);
-            return -1;
-        }
-        if (i > 0 && (field = ga_backward_sweep_id_differs(&files[0].id, &files[i].id, a, b,
-                                                           sizeof a))) {
-            ga_cli_error("merge: %s: not a shard of the same sweep as %s: its %s is '%s', not "
-                         "'%s'", names[i], names[0], field, b, a);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 int ga_cli_backward_merge(char *const *names, size_t n, bool json)
 {
-    struct ga_backward_sweep_file *files = calloc(n, sizeof *files);
-    struct ga_backward_partial **parts = calloc(n, sizeof *parts), *merged = NULL;
-    const struct ga_format *f;
+    struct ga_backward_sweep_file *merged;
     struct ga_pairs pairs;
-    const char *why;
-    size_t index;
+    char why[GA_RUN_WHY];
     int status = GA_EXIT_USAGE;
 
-    if (!files || !parts) {
-        ga_cli_error("merge: out of memory");
-        status = GA_EXIT_INTERNAL;
-        goto out;
-    }
-    if (read_shards(names, n, files) != 0)
-        goto out;
-    for (size_t i = 0; i < n; i++)
-        parts[i] = files[i].part;
-    if (ga_backward_partials_merge(parts, n, &merged, &why, &index) != 0) {
-        if (strcmp(why, "shards are missing") == 0)
-            ga_cli_error("merge: %s: %zu of %" PRIu32 " shards given", why, n, parts[0]->shards);
-        else
-            ga_cli_error("merge: %s: %s", names[index], why);
+    if (ga_run_merge_files(&ga_backward_sweep_run_kind, names, n, (void **)&merged, why,
+                           sizeof why) != 0) {
+        ga_cli_error("merge: %s", why);
         status = strcmp(why, "out of memory") == 0 ? GA_EXIT_INTERNAL : GA_EXIT_USAGE;
-        goto out;
-    }
-    f = merged->format;
-    if (open_pairs(&files[0].id, f, &pairs) == 0) {
-        struct ga_backward_sweep s = { .name = files[0].id.kernel,
-                                       .reference = files[0].id.reference, .pairs = &pairs };
-        const struct ga_backward_stats *st = &merged->row[0].stats;
-        if ((json ? ga_backward_print_json : ga_backward_print_text)(stdout, &s, st) != 0) {
-            ga_cli_error("merge: writing the results failed");
-            status = GA_EXIT_USAGE;
-        } else {
-            status = st->failed_batches > 0 ? GA_EXIT_REGRESSION : GA_EXIT_OK;
-        }
+    } else if (open_pairs(&merged->id, merged->part->format, &pairs) == 0) {
+        struct ga_backward_sweep s = { .name = merged->id.kernel,
+                                       .reference = merged->id.reference, .pairs = &pairs };
+        status = ga_cli_print_backward_stats("merge", &s, &merged->part->row[0].stats, json);
         ga_pairs_free(&pairs);
     }
-out:
-    for (size_t i = 0; files && i < n; i++)
-        ga_backward_sweep_file_free(&files[i]);
-    free(files);
-    free(parts);
-    ga_backward_partial_free(merged);
+    ga_backward_sweep_run_kind.free(merged);
     return status;
 }

@@ -10,7 +10,7 @@
 
 #include "config.h"
 #include "cli/measure.h"
-#include "cli/ranks.h"
+#include "state/ranks.h"
 #include "cli/report_graded.h"
 #include "cli/report_share.h"
 #include "report/backward_section.h"
@@ -24,6 +24,7 @@
 #include "report/report_marker.h"
 #include "report/result.h"
 #include "state/report_partial.h"
+#include "state/run.h"
 #include "state/shard.h"
 
 /* The float64 report's sample: 10^7 random encodings (random sign, exponent
@@ -604,28 +605,6 @@ static int report_shard(const char *formats, const char *f32_domain,
 
 /* Merge the shards parts[0..n) of one report (named names[i], or rank i)
  * into *out; a message names the shard that does not fit. */
-static int merge_shares(struct ga_report_partial *parts, size_t n, char *const *names,
-                        struct ga_report_partial *out)
-{
-    struct ga_report_merge_problem why;
-    char rank[48];
-
-    if (ga_report_partials_merge(parts, n, out, &why) == 0)
-        return GA_EXIT_OK;
-    if (why.no_memory) {
-        ga_cli_error("merge: out of memory");
-        return GA_EXIT_INTERNAL;
-    }
-    snprintf(rank, sizeof rank, "the shard of rank %zu", why.index);
-    if (why.impl)
-        ga_cli_error("merge: %s: %s in %s: %s", names ? names[why.index] : rank, why.impl,
-                     why.format, why.what);
-    else
-        ga_cli_error("merge: %s: %s %s", names ? names[why.index] : rank, why.what,
-                     names ? names[0] : "rank 0");
-    return GA_EXIT_USAGE;
-}
-
 /* The pages of merged shards, as one 'report' run writes them. */
 static int write_merged(struct ga_report_partial *all, const char *dir, bool force)
 {
@@ -647,63 +626,17 @@ static int write_merged(struct ga_report_partial *all, const char *dir, bool for
 
 int ga_cli_report_merge(char **names, size_t n, const char *dir, bool force)
 {
-    struct ga_report_partial *parts = calloc(n, sizeof *parts), all = { 0 };
-    struct ga_io_error err;
-    size_t read = 0;
-    int status = GA_EXIT_USAGE;
+    struct ga_report_partial *all;
+    char why[GA_RUN_WHY];
+    int status;
 
-    if (!parts) {
-        ga_cli_error("merge: out of memory");
-        return GA_EXIT_INTERNAL;
+    if (ga_run_merge_files(&ga_report_run_kind, names, n, (void **)&all, why, sizeof why) != 0) {
+        ga_cli_error("merge: %s", why);
+        status = strcmp(why, "out of memory") == 0 ? GA_EXIT_INTERNAL : GA_EXIT_USAGE;
+    } else {
+        status = write_merged(all, dir, force);
     }
-    for (; read < n; read++)
-        if (ga_report_partial_read(names[read], &parts[read], &err) != GA_IO_OK) {
-            ga_cli_error("merge: %s", err.message);
-            read++;  /* freed below, whatever it holds */
-            goto done;
-        }
-    if ((status = merge_shares(parts, n, names, &all)) == GA_EXIT_OK)
-        status = write_merged(&all, dir, force);
-done:
-    for (size_t k = 0; k < read; k++)
-        ga_report_partial_free(&parts[k]);
-    ga_report_partial_free(&all);
-    free(parts);
-    return status;
-}
-
-/* Under mpirun: every rank's shard to rank 0, which merges and writes. */
-static int merge_ranks(struct ga_report_partial *mine, const char *dir, bool force)
-{
-    unsigned char *data, **all = NULL;
-    size_t size, *sizes = NULL;
-    unsigned ranks = ga_ranks_count(), decoded = 0;
-    struct ga_report_partial *parts = calloc(ranks, sizeof *parts), merged = { 0 };
-    struct ga_io_error err;
-    int status = GA_EXIT_INTERNAL;
-
-    if (!parts || ga_report_partial_encode(mine, &data, &size, &err) != GA_IO_OK) {
-        ga_cli_error("report: out of memory");
-        free(parts);
-        return GA_EXIT_INTERNAL;
-    }
-    if (ga_ranks_gather(data, size, &all, &sizes) == 0)
-        status = GA_EXIT_OK;
-    free(data);
-    for (; status == GA_EXIT_OK && all && decoded < ranks; decoded++)
-        if (ga_report_partial_decode(all[decoded], sizes[decoded], &parts[decoded], &err)
-            != GA_IO_OK) {
-            ga_cli_error("report: the shard of rank %u: %s", decoded, err.message);
-            status = GA_EXIT_INTERNAL;
-        }
-    ga_ranks_gather_free(all, sizes);
-    if (status == GA_EXIT_OK && ga_ranks_rank() == 0
-        && (status = merge_shares(parts, ranks, NULL, &merged)) == GA_EXIT_OK)
-        status = write_merged(&merged, dir, force);
-    for (unsigned k = 0; k < decoded; k++)
-        ga_report_partial_free(&parts[k]);
-    ga_report_partial_free(&merged);
-    free(parts);
+    ga_report_run_kind.free(all);
     return status;
 }
 
@@ -715,36 +648,47 @@ static int report_shards(const char *formats, const char *f32_domain,
                          struct ga_report_share *share, const char *partial, const char *dir,
                          bool force, const struct ga_backward_domains *bw)
 {
-    struct ga_report_partial mine = { .oracle = so->oracle };
-    struct ga_io_error err;
+    struct ga_report_partial *mine = calloc(1, sizeof *mine);
+    char why[GA_RUN_WHY];
     int status;
 
+    if (!mine) {
+        ga_cli_error("report: out of memory");
+        return GA_EXIT_INTERNAL;
+    }
+    mine->oracle = so->oracle;
     if (ga_ranks_count() > 1) {
         share->shard = ga_ranks_rank() + 1;
         share->shards = ga_ranks_count();
     }
-    snprintf(mine.program, sizeof mine.program, "%s %s", PACKAGE_NAME, PACKAGE_VERSION);
-    snprintf(mine.formats, sizeof mine.formats, "%s", formats);
-    snprintf(mine.float32_domain, sizeof mine.float32_domain, "%s", f32_domain);
-    snprintf(mine.real_float32_domain, sizeof mine.real_float32_domain, "%s",
+    snprintf(mine->program, sizeof mine->program, "%s %s", PACKAGE_NAME, PACKAGE_VERSION);
+    snprintf(mine->formats, sizeof mine->formats, "%s", formats);
+    snprintf(mine->float32_domain, sizeof mine->float32_domain, "%s", f32_domain);
+    snprintf(mine->real_float32_domain, sizeof mine->real_float32_domain, "%s",
              real_f32_domain ? real_f32_domain : "");
-    snprintf(mine.float64_domain, sizeof mine.float64_domain, "%s", f64_domain);
-    mine.no_backward = bw->none;
-    snprintf(mine.backward_domain[0], sizeof mine.backward_domain[0], "%s", bw->bfloat16 ? bw->bfloat16 : "");
-    snprintf(mine.backward_domain[1], sizeof mine.backward_domain[1], "%s", bw->float16 ? bw->float16 : "");
-    snprintf(mine.backward_domain[2], sizeof mine.backward_domain[2], "%s", bw->float32 ? bw->float32 : "");
-    mine.shard = share->shard;
-    mine.shards = share->shards;
-    share->save = &mine;
+    snprintf(mine->float64_domain, sizeof mine->float64_domain, "%s", f64_domain);
+    mine->no_backward = bw->none;
+    snprintf(mine->backward_domain[0], sizeof mine->backward_domain[0], "%s", bw->bfloat16 ? bw->bfloat16 : "");
+    snprintf(mine->backward_domain[1], sizeof mine->backward_domain[1], "%s", bw->float16 ? bw->float16 : "");
+    snprintf(mine->backward_domain[2], sizeof mine->backward_domain[2], "%s", bw->float32 ? bw->float32 : "");
+    mine->shard = share->shard;
+    mine->shards = share->shards;
+    share->save = mine;
     status = report_shard(formats, f32_domain, real_f32_domain, f64_domain, ro, nro, so, share,
                           bw);
     if (status == GA_EXIT_OK && ga_ranks_count() > 1) {
-        status = merge_ranks(&mine, dir, force);
-    } else if (status == GA_EXIT_OK && ga_report_partial_write(partial, &mine, &err) != GA_IO_OK) {
-        ga_cli_error("report: partial: %s", err.message);
+        if (ga_run_merge_ranks(&ga_report_run_kind, (void **)&mine, why, sizeof why) != 0) {
+            ga_cli_error("report: %s", why);
+            status = GA_EXIT_INTERNAL;
+        } else if (ga_ranks_rank() == 0) {
+            status = write_merged(mine, dir, force);
+        }
+    } else if (status == GA_EXIT_OK
+               && ga_run_save(&ga_report_run_kind, partial, mine, why, sizeof why) != 0) {
+        ga_cli_error("report: partial: %s", why);
         status = GA_EXIT_USAGE;
     }
-    ga_report_partial_free(&mine);
+    ga_report_run_kind.free(mine);
     return status;
 }
 

@@ -3,13 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli/backward_run.h"
 #include "cli/measure.h"
 #include "cli/options.h"
-#include "cli/ranks.h"
-#include "config.h"
-#include "formats/parse_value.h"
-#include "state/shard.h"
+#include "engine/run_backward.h"
 
 static const char help[] =
     "usage: gelu-acc sweep --backward (--impl NAME | --kernel LIB.so:SYMBOL)\n"
@@ -49,37 +45,6 @@ static const char help[] =
     "Exit status: 0 measured, 1 the kernel failed, 2 usage or input error,\n"
     "3 a truth not decided.\n";
 
-/* --partial or --checkpoint: shard k of n of s, with the sweep's identity. */
-static int run_shard(const struct ga_backward_sweep *s, const struct ga_format *f,
-                     const struct ga_cli_options *o, ga_bits dy, uint32_t k, uint32_t n,
-                     const char *partial, const char *checkpoint, double interval_s)
-{
-    struct ga_backward_sweep_id *id = calloc(1, sizeof *id);
-    struct ga_backward_sweep tabled = *s;
-    struct ga_grad_value *table = NULL;
-    int status;
-
-    if (!id) {
-        ga_cli_error("sweep: out of memory");
-        return GA_EXIT_INTERNAL;
-    }
-    ga_backward_sweep_id_init(id, PACKAGE_NAME " " PACKAGE_VERSION, s, dy,
-                              s->plugin ? o->plugin.timeout_s : 0);
-    /* d(x) of every 16-bit x once, not once per run of chunks */
-    if (f->bits <= 16 && !(table = ga_backward_grad_table(s->reference, f))) {
-        ga_cli_error("sweep: the derivative was not decided for some %s input, or out of "
-                     "memory", f->name);
-        free(id);
-        return GA_EXIT_INTERNAL;
-    }
-    tabled.grad_table = table;
-    status = ga_cli_backward_shard(&tabled, id, k, n, partial, checkpoint, interval_s,
-                                   o->form == GA_CLI_JSON);
-    free(table);
-    free(id);
-    return status;
-}
-
 int ga_cmd_sweep_backward(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -90,66 +55,31 @@ int ga_cmd_sweep_backward(int argc, char **argv)
         GA_CLI_OPTION_FORMAT,
         GA_CLI_OPTION_DOMAIN,
         { "dy", required_argument, NULL, 'y' },
-        { "shard", required_argument, NULL, 'S' },
-        { "partial", required_argument, NULL, 'P' },
-        { "checkpoint", required_argument, NULL, 'C' },
-        { "checkpoint-interval", required_argument, NULL, 'I' },
+        GA_CLI_OPTIONS_SHARE,
         GA_CLI_OPTION_REFERENCE,
         GA_CLI_OPTION_JSON,
         GA_CLI_OPTION_THREADS,
         GA_CLI_OPTION_HELP,
         { NULL, 0, NULL, 0 },
     };
-    const char *dy_text = "1", *partial = NULL, *checkpoint = NULL, *interval = NULL;
-    double interval_s = 10;
-    uint32_t shard = 1, shards = 1;
     struct ga_cli_options o;
-    struct ga_io_error io;
-    struct ga_backward_sweep s = { 0 };
-    struct ga_pairs pairs;
+    struct ga_backward_job job;
+    struct ga_backward_done done;
     const struct ga_format *f;
+    const char *dy = NULL;
+    char spec[GA_DOMAIN_SPEC_LEN + 8], why[GA_ENGINE_WHY];
     int opt, status;
-    ga_bits dy;
-    char err[512];
 
     ga_cli_options_init(&o, "sweep", help, true, false);
     optind = 1;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
-        if (opt == 'y') {
-            dy_text = optarg;
-        } else if (opt == 'P') {
-            partial = optarg;
-        } else if (opt == 'C') {
-            checkpoint = optarg;
-        } else if (opt == 'I') {
-            if (ga_cli_checkpoint_interval("sweep", optarg, &interval_s) != 0)
-                return GA_EXIT_USAGE;
-            interval = optarg;
-        } else if (opt == 'S') {
-            if (ga_shard_parse(optarg, &shard, &shards) != 0) {
-                ga_cli_error("sweep: --shard takes K/N with 1 <= K <= N <= %" PRIu32 ", not "
-                             "'%s'", GA_SHARD_MAX, optarg);
-                return GA_EXIT_USAGE;
-            }
-        } else if ((status = ga_cli_option(&o, opt, optarg)) != GA_CLI_GO_ON) {
+        if (opt == 'y')
+            dy = optarg;
+        else if ((status = ga_cli_option(&o, opt, optarg)) != GA_CLI_GO_ON)
             return status;
-        }
     }
-    if (ga_cli_no_operands(&o, argc, argv) != 0)
+    if (ga_cli_no_operands(&o, argc, argv) != 0 || ga_cli_share(&o) != 0)
         return GA_EXIT_USAGE;
-    if (shards > 1 && !partial) {
-        ga_cli_error("sweep: --shard needs --partial FILE (then 'gelu-acc merge')");
-        return GA_EXIT_USAGE;
-    }
-    if (interval && !checkpoint) {
-        ga_cli_error("sweep: --checkpoint-interval needs --checkpoint FILE");
-        return GA_EXIT_USAGE;
-    }
-    if ((partial || checkpoint) && ga_ranks_count() > 1) {
-        ga_cli_error("sweep: under mpirun the ranks are the shards: --shard, --partial and "
-                     "--checkpoint cannot be used with --backward");
-        return GA_EXIT_USAGE;
-    }
     if (!o.impl == !o.kernel) {
         ga_cli_error("sweep: --backward needs one of --impl NAME ('gelu-acc list --backward') "
                      "and --kernel LIB.so:SYMBOL");
@@ -157,58 +87,19 @@ int ga_cmd_sweep_backward(int argc, char **argv)
     }
     if (!(f = ga_cli_format(o.format)))
         return GA_EXIT_USAGE;
-    if (ga_parse_value(f, dy_text, &dy) != 0) {
-        ga_cli_error("sweep: --dy takes a number, not '%s'", dy_text);
-        return GA_EXIT_USAGE;
-    }
-    if (!o.domain)
-        o.domain = f->bits == 16 ? "pairs:all" : ga_domain_default(f);
-    if (ga_pairs_parse(&pairs, o.domain, f, dy, err, sizeof err) != 0) {
-        ga_cli_error("sweep: %s", err);
-        return GA_EXIT_USAGE;
-    }
-    s.reference = o.reference;  /* gelu_grad unless given; a catalogue kernel's otherwise */
-    s.threads = o.threads;
-    if (o.kernel) {
-        if (o.plugin.narrow_timeout_s > o.plugin.timeout_s)
-            o.plugin.narrow_timeout_s = o.plugin.timeout_s;
-        if (ga_plugin_open_backward(o.kernel, f, &o.plugin, &s.plugin, &io) != GA_IO_OK) {
-            ga_cli_error("sweep: %s", io.message);
-            ga_pairs_free(&pairs);
-            return GA_EXIT_USAGE;
-        }
-        s.name = o.kernel;
-    } else if (!ga_backward_catalogue_find(o.impl) && ga_real_backward_find(o.impl)) {
-        const struct ga_real_desc *r = ga_real_backward_find(o.impl);
-        struct gelu_acc_real_info about;
-        if (ga_real_open_backward(r, f, &o.plugin, &s.plugin, &about, &io) != GA_IO_OK) {
-            ga_cli_error("sweep: %s", io.message);
-            ga_pairs_free(&pairs);
-            return GA_EXIT_USAGE;
-        }
-        s.name = r->name;
-        if (!o.have_reference)
-            s.reference = r->approximates;
-    } else if (!(s.impl = ga_backward_catalogue_find(o.impl))) {
-        ga_cli_error("sweep: --backward needs --impl with a backward kernel ('gelu-acc list "
-                     "--backward'), not '%s'", o.impl);
-        ga_pairs_free(&pairs);
-        return GA_EXIT_USAGE;
-    } else if (!ga_backward_supports(s.impl, f)) {
-        ga_cli_error("sweep: %s does not support %s", s.impl->name, f->name);
-        ga_pairs_free(&pairs);
-        return GA_EXIT_USAGE;
-    } else {
-        s.name = s.impl->name;
-        if (!o.have_reference)
-            s.reference = s.impl->approximates;
-    }
-    s.pairs = &pairs;
-    if (partial || checkpoint)
-        status = run_shard(&s, f, &o, dy, shard, shards, partial, checkpoint, interval_s);
-    else
-        status = ga_cli_backward_run("sweep", &s, o.form == GA_CLI_JSON, NULL, NULL);
-    ga_pairs_free(&pairs);
-    ga_plugin_close(s.plugin);
+    snprintf(spec, sizeof spec, "%s%s", o.kernel ? "plugin:" : "", o.kernel ? o.kernel : o.impl);
+    job = (struct ga_backward_job){
+        .kernel = { .spec = spec, .format = f, .reference = o.reference,
+                    .have_reference = o.have_reference || o.kernel, .domain = o.domain,
+                    .dy = dy, .plugin_options = &o.plugin, .threads = o.threads },
+        .share = o.share,
+    };
+    status = ga_run_backward(&job, &done, why, sizeof why);
+    if (status != GA_ENGINE_OK && status != GA_ENGINE_FAILED)
+        ga_cli_error("sweep: %s", why);
+    else if (done.have_stats)
+        status = ga_cli_print_backward_stats("sweep", &done.kernel.sweep, &done.stats,
+                                             o.form == GA_CLI_JSON);
+    ga_backward_done_free(&done);
     return status;
 }

@@ -4,13 +4,13 @@
 
 #include "config.h"
 #include "cli/cli.h"
-#include "cli/ranks.h"
+#include "state/ranks.h"
 
 static const struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
-    int ranks;  /* runs over the ranks of mpirun (cli/ranks.h) */
+    int ranks;  /* runs over the ranks of mpirun (state/ranks.h) */
 } commands[] = {
     { "truth", ga_cmd_truth, "correctly rounded GELU of given inputs (MPFR ground truth)", 0 },
     { "list", ga_cmd_list, "the built-in implementations and what they model", 0 },
@@ -64,6 +64,9 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    ga_ranks_start(&argc, &argv);
+    if (ga_ranks_start(&argc, &argv) != 0) {
+        fputs("gelu-acc: MPI could not be initialized\n", stderr);
+        return GA_EXIT_USAGE;
+    }
     return ga_ranks_finish(run(argc, argv));
 }

@@ -7,6 +7,9 @@
 
 #include "cli/measure.h"
 #include "cli/progress.h"
+#include "engine/run_backward.h"
+#include "report/backward_print.h"
+#include "state/ranks.h"
 #include "io/parse_count.h"
 
 int ga_cli_threads(const char *cmd, const char *arg, int *threads)
@@ -67,57 +70,16 @@ int ga_cli_timeout(const char *cmd, const char *arg, double *seconds)
     return 0;
 }
 
-/* The message of the source that failed: the domain's or an output's. */
-static const char *read_error(const struct ga_domain *d, const struct ga_measurement *m,
-                              size_t n)
-{
-    const char *message = NULL;
-
-    if (d->kind == GA_DOMAIN_SOURCE)
-        message = d->source.error(d->source.ctx);
-    for (size_t j = 0; !message && j < n; j++)
-        if (!m[j].impl)
-            message = m[j].outputs.error(m[j].outputs.ctx);
-    return message ? message : "a read failed";
-}
-
 int ga_cli_sweep_failure(const char *cmd, int status, const struct ga_format *f,
                          const struct ga_domain *d, const struct ga_measurement *m, size_t n,
                          ga_bits input)
 {
-    char hex[GA_BITS_TEXT_LEN];
+    char why[GA_ENGINE_WHY];
 
-    ga_format_bits(f, input, hex);
-    switch (status) {
-    case GA_SWEEP_OK:
-        return GA_EXIT_OK;
-    case GA_SWEEP_UNDECIDED:
-        ga_cli_error("%s: the oracle reached its %d-bit cap on input %s", cmd,
-                     GA_ZIV_MAX_PRECISION, hex);
-        break;
-    case GA_SWEEP_ORACLES_DISAGREE:
-        ga_cli_error("%s: the MPFR and fast oracles disagree on input %s (please report it)",
-                     cmd, hex);
-        break;
-    case GA_SWEEP_READ_FAILED:
-        ga_cli_error("%s: %s", cmd, read_error(d, m, n));
-        return GA_EXIT_USAGE;
-    case GA_SWEEP_TOO_LARGE:
-        if (d->size > GA_SWEEP_MAX_INPUTS)
-            ga_cli_error("%s: the domain has %" PRIu64 " inputs; a sweep measures at most 2^32 "
-                         "(every float32 encoding)", cmd, d->size);
-        else  /* 2^32 inputs, all in one region */
-            ga_cli_error("%s: one region would count 2^32 inputs, more than the statistics "
-                         "hold (at most 2^32 - 1 per region)", cmd);
-        return GA_EXIT_USAGE;
-    case GA_SWEEP_BAD_FORMAT:
-        ga_cli_error("%s: an implementation has no %s version", cmd, f->name);
-        return GA_EXIT_USAGE;
-    default:
-        ga_cli_error("%s: out of memory", cmd);
-        break;
-    }
-    return GA_EXIT_INTERNAL;
+    status = ga_engine_sweep_status(status, f, d, m, n, input, why, sizeof why);
+    if (status != GA_ENGINE_OK)
+        ga_cli_error("%s: %s", cmd, why);
+    return status;
 }
 
 int ga_cli_sweep(const char *cmd, const struct ga_format *f, const struct ga_domain *d,
@@ -192,4 +154,30 @@ int ga_cli_print_result(const struct ga_result *r, enum ga_cli_form form)
         return GA_EXIT_USAGE;
     }
     return GA_EXIT_OK;
+}
+
+int ga_cli_print_backward_stats(const char *cmd, const struct ga_backward_sweep *s,
+                                const struct ga_backward_stats *st, bool json)
+{
+    if (ga_ranks_rank() != 0)
+        return GA_EXIT_OK;  /* rank 0 prints, and says whether a batch failed */
+    if ((json ? ga_backward_print_json : ga_backward_print_text)(stdout, s, st) != 0) {
+        ga_cli_error("%s: writing the results failed", cmd);
+        return GA_EXIT_USAGE;
+    }
+    return st->failed_batches > 0 ? GA_EXIT_REGRESSION : GA_EXIT_OK;
+}
+
+int ga_cli_print_backward(const char *cmd, const struct ga_backward_sweep *s, bool json,
+                          const char *(*read_error)(const void *ctx), const void *ctx)
+{
+    struct ga_backward_stats st;
+    char why[GA_ENGINE_WHY];
+    int status = ga_run_backward_sweep(s, &st, read_error, ctx, why, sizeof why);
+
+    if (status != GA_ENGINE_OK) {
+        ga_cli_error("%s: %s", cmd, why);
+        return status;
+    }
+    return ga_cli_print_backward_stats(cmd, s, &st, json);
 }

@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "report/result.h"
 #include "measure/kernel_spec.h"
+#include "measure/backward_sweep.h"
 #include "state/partial.h"
 
 enum ga_cli_form { GA_CLI_TEXT, GA_CLI_JSON, GA_CLI_CSV };
@@ -52,6 +53,16 @@ int ga_cli_print_sweep(const char *cmd, const struct ga_result *r, enum ga_cli_f
 /* ga_cli_print_sweep of a complete partial over its domain d. */
 int ga_cli_print_partial(const char *cmd, struct ga_partial *p, const struct ga_domain *d,
                          enum ga_cli_form form);
+
+/* A backward sweep's result on stdout (rank 0 alone), text or JSON: a
+ * GA_EXIT_* status, GA_EXIT_REGRESSION when a batch of the kernel failed. */
+int ga_cli_print_backward_stats(const char *cmd, const struct ga_backward_sweep *s,
+                                const struct ga_backward_stats *st, bool json);
+
+/* A backward sweep set up by the caller (grade --backward: graded files)
+ * run by the engine (ga_run_backward_sweep), then printed. */
+int ga_cli_print_backward(const char *cmd, const struct ga_backward_sweep *s, bool json,
+                          const char *(*read_error)(const void *ctx), const void *ctx);
 
 /* Print r on stdout as text, JSON or CSV. */
 int ga_cli_print_result(const struct ga_result *r, enum ga_cli_form form);

@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/backward_run.h"
+#include "state/ranks.h"
+#include "state/shard.h"
 
 void ga_cli_options_init(struct ga_cli_options *o, const char *cmd, const char *help,
                          bool backward, bool one_form)
@@ -15,12 +16,23 @@ void ga_cli_options_init(struct ga_cli_options *o, const char *cmd, const char *
         .form = GA_CLI_TEXT,
     };
     ga_plugin_default_options(&o->plugin);
+    ga_run_share_init(&o->share);
+}
+
+/* --reference of a backward measurement: a derivative. */
+static int derivative(const char *cmd, const char *name, enum ga_function *fn)
+{
+    if (ga_oracle_function_by_name(name, fn) == 0 && !ga_function_is_forward(*fn))
+        return 0;
+    ga_cli_error("%s: --reference of --backward is gelu_grad or gelu_tanh_grad, not '%s'",
+                 cmd, name);
+    return -1;
 }
 
 static int reference(struct ga_cli_options *o, const char *arg)
 {
     o->have_reference = true;
-    return o->backward ? ga_cli_derivative(o->cmd, arg, &o->reference)
+    return o->backward ? derivative(o->cmd, arg, &o->reference)
                        : ga_cli_function(arg, &o->reference);
 }
 
@@ -30,6 +42,15 @@ static int form(struct ga_cli_options *o, enum ga_cli_form chosen)
         return ga_cli_choose_form(o->cmd, chosen == GA_CLI_JSON ? 'j' : 'c', &o->form);
     o->form = chosen;
     return 0;
+}
+
+static int shard(struct ga_cli_options *o, const char *arg)
+{
+    if (ga_shard_parse(arg, &o->share.shard, &o->share.shards) == 0)
+        return 0;
+    ga_cli_error("%s: --shard takes K/N with 1 <= K <= N <= %u, not '%s'", o->cmd, GA_SHARD_MAX,
+                 arg);
+    return -1;
 }
 
 int ga_cli_option(struct ga_cli_options *o, int opt, const char *arg)
@@ -47,6 +68,13 @@ int ga_cli_option(struct ga_cli_options *o, int opt, const char *arg)
     case GA_CLI_OPT_REFERENCE: bad = reference(o, arg); break;
     case GA_CLI_OPT_ORACLE: bad = ga_cli_oracle(arg, &o->oracle); break;
     case GA_CLI_OPT_THREADS: bad = ga_cli_threads(o->cmd, arg, &o->threads); break;
+    case GA_CLI_OPT_SHARD: bad = shard(o, arg); break;
+    case GA_CLI_OPT_PARTIAL: o->share.partial = arg; break;
+    case GA_CLI_OPT_CHECKPOINT: o->share.checkpoint = arg; break;
+    case GA_CLI_OPT_CHECKPOINT_INTERVAL:
+        bad = ga_cli_checkpoint_interval(o->cmd, arg, &o->share.interval_s);
+        o->interval = arg;
+        break;
     case GA_CLI_OPT_JSON: bad = form(o, GA_CLI_JSON); break;
     case GA_CLI_OPT_CSV: bad = form(o, GA_CLI_CSV); break;
     case GA_CLI_OPT_HELP:
@@ -66,6 +94,24 @@ int ga_cli_no_operands(const struct ga_cli_options *o, int argc, char **argv)
         ga_cli_error("%s: unexpected argument '%s'", o->cmd, argv[optind]);
         return -1;
     }
+    return 0;
+}
+
+int ga_cli_share(struct ga_cli_options *o)
+{
+    if (o->share.shards > 1 && !o->share.partial) {
+        ga_cli_error("%s: --shard needs --partial FILE (then 'gelu-acc merge' the files)", o->cmd);
+        return -1;
+    }
+    if (o->interval && !o->share.checkpoint) {
+        ga_cli_error("%s: --checkpoint-interval needs --checkpoint FILE", o->cmd);
+        return -1;
+    }
+    if (ga_ranks_count() > 1 && o->share.shards > 1) {
+        ga_cli_error("%s: under mpirun the ranks are the shards: --shard cannot be used", o->cmd);
+        return -1;
+    }
+    ga_run_share_ranks(&o->share);
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "cli/measure.h"
+#include "state/run.h"
 
 /* getopt_long's values for the shared options: above every character, so
  * that a command's own options keep their letters. */
@@ -25,6 +26,10 @@ enum ga_cli_option_id {
     GA_CLI_OPT_JSON,
     GA_CLI_OPT_CSV,
     GA_CLI_OPT_BACKWARD,
+    GA_CLI_OPT_SHARD,
+    GA_CLI_OPT_PARTIAL,
+    GA_CLI_OPT_CHECKPOINT,
+    GA_CLI_OPT_CHECKPOINT_INTERVAL,
     GA_CLI_OPT_HELP,
 };
 
@@ -42,6 +47,13 @@ enum ga_cli_option_id {
 #define GA_CLI_OPTION_CSV { "csv", no_argument, NULL, GA_CLI_OPT_CSV }
 #define GA_CLI_OPTION_BACKWARD { "backward", no_argument, NULL, GA_CLI_OPT_BACKWARD }
 #define GA_CLI_OPTION_HELP { "help", no_argument, NULL, GA_CLI_OPT_HELP }
+/* The run's share (state/run.h): --shard K/N, --partial FILE, --checkpoint
+ * FILE, --checkpoint-interval SECONDS. */
+#define GA_CLI_OPTIONS_SHARE                                                     \
+    { "shard", required_argument, NULL, GA_CLI_OPT_SHARD },                      \
+    { "partial", required_argument, NULL, GA_CLI_OPT_PARTIAL },                  \
+    { "checkpoint", required_argument, NULL, GA_CLI_OPT_CHECKPOINT },            \
+    { "checkpoint-interval", required_argument, NULL, GA_CLI_OPT_CHECKPOINT_INTERVAL }
 
 struct ga_cli_options {
     /* The command, set by ga_cli_options_init. */
@@ -57,6 +69,8 @@ struct ga_cli_options {
     enum ga_cli_form form;       /* text */
     int threads;                 /* 0: OpenMP's choice */
     struct ga_plugin_options plugin;  /* ga_plugin_default_options, --timeout */
+    struct ga_run_share share;   /* --shard, --partial, --checkpoint (ga_run_share_init) */
+    const char *interval;        /* --checkpoint-interval as given */
 };
 
 void ga_cli_options_init(struct ga_cli_options *o, const char *cmd, const char *help,
@@ -72,6 +86,12 @@ int ga_cli_option(struct ga_cli_options *o, int opt, const char *arg);
 
 /* After the options: 0, or -1 and a message when an operand is left. */
 int ga_cli_no_operands(const struct ga_cli_options *o, int argc, char **argv);
+
+/* The share options as a command may take them: --shard needs --partial,
+ * --checkpoint-interval needs --checkpoint; under mpirun the ranks are the
+ * shards (--shard refused) and each rank keeps its own checkpoint
+ * (ga_run_share_ranks).  0, or -1 and a message. */
+int ga_cli_share(struct ga_cli_options *o);
 
 /* Whether argv asks for the --backward form of a command. */
 bool ga_cli_wants_backward(int argc, char **argv);

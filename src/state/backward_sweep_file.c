@@ -14,7 +14,6 @@
 
 #define MAGIC "gelu-acc bwdpart"  /* 16 bytes, no NUL */
 #define VERSION 1u
-#define MAX_FILE_BYTES ((size_t)1 << 30)
 
 void ga_backward_sweep_file_free(struct ga_backward_sweep_file *file)
 {
@@ -46,26 +45,6 @@ enum ga_io_status ga_backward_sweep_file_encode(const struct ga_backward_sweep_f
     ga_bytes_put_f64(&w, id->timeout_s);
     ga_backward_partial_put(&w, file->part);
     return ga_bytes_close_frame(&w, data, size, err);
-}
-
-/* The encoding and decoding as ga_whole_file_save and _load call them. */
-static enum ga_io_status encode_object(const void *object, unsigned char **data, size_t *size,
-                                       struct ga_io_error *err)
-{
-    return ga_backward_sweep_file_encode(object, data, size, err);
-}
-
-static enum ga_io_status decode_object(const unsigned char *data, size_t size, void *object,
-                                       struct ga_io_error *err)
-{
-    return ga_backward_sweep_file_decode(data, size, object, err);
-}
-
-enum ga_io_status ga_backward_sweep_file_write(const char *path,
-                                               const struct ga_backward_sweep_file *file,
-                                               struct ga_io_error *err)
-{
-    return ga_whole_file_save(path, encode_object, file, err);
 }
 
 /* The body of a file into *file. */
@@ -109,14 +88,6 @@ enum ga_io_status ga_backward_sweep_file_decode(const unsigned char *data, size_
         return s;
     get_body(&r, file);
     return ga_bytes_close_body(&r, "bytes follow the shard", err);
-}
-
-enum ga_io_status ga_backward_sweep_file_read(const char *path, struct ga_backward_sweep_file *file,
-                                              struct ga_io_error *err)
-{
-    memset(file, 0, sizeof *file);
-    return ga_whole_file_load(path, MAX_FILE_BYTES, "backward partial file", decode_object, file,
-                              err);
 }
 
 void ga_backward_sweep_id_init(struct ga_backward_sweep_id *id, const char *program,

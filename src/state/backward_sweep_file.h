@@ -34,14 +34,9 @@ struct ga_backward_sweep_file {
 };
 
 void ga_backward_sweep_file_free(struct ga_backward_sweep_file *file);
-enum ga_io_status ga_backward_sweep_file_write(const char *path,
-                                               const struct ga_backward_sweep_file *file,
-                                               struct ga_io_error *err);
-/* *file is filled (free it with ga_backward_sweep_file_free, even on
- * failure). */
-enum ga_io_status ga_backward_sweep_file_read(const char *path, struct ga_backward_sweep_file *file,
-                                              struct ga_io_error *err);
-/* The same on bytes in memory. */
+/* The file's bytes: *file is filled by decode (free it with
+ * ga_backward_sweep_file_free, even on failure).  Files are saved, loaded
+ * and merged through the run protocol (ga_backward_sweep_run_kind). */
 enum ga_io_status ga_backward_sweep_file_encode(const struct ga_backward_sweep_file *file,
                                                 unsigned char **data, size_t *size,
                                                 struct ga_io_error *err);
@@ -63,5 +58,10 @@ void ga_backward_sweep_id_init(struct ga_backward_sweep_id *id, const char *prog
 const char *ga_backward_sweep_id_differs(const struct ga_backward_sweep_id *a,
                                          const struct ga_backward_sweep_id *b, char *a_text,
                                          char *b_text, size_t cap);
+
+/* The run protocol (state/run.h) bound to these files. */
+#define GA_BACKWARD_SWEEP_FILE_MAX_BYTES ((size_t)1 << 30)
+struct ga_run_kind;
+extern const struct ga_run_kind ga_backward_sweep_run_kind;
 
 #endif

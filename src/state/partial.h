@@ -128,15 +128,12 @@ struct ga_partial_set_problem {
 int ga_partials_merge(struct ga_partial *const *parts, size_t n, struct ga_partial **out,
                       struct ga_partial_set_problem *why);
 
-/* The file (partial_file.c, doc/partial-format.md): written atomically
- * (overwriting), read whole with every field checked.  Reading returns
- * GA_IO_MALFORMED for a file that is not a partial or is damaged,
- * GA_IO_UNSUPPORTED for another version of the format. */
-enum ga_io_status ga_partial_write(const char *path, const struct ga_partial *p,
-                                   struct ga_io_error *err);
-enum ga_io_status ga_partial_read(const char *path, struct ga_partial **out,
-                                  struct ga_io_error *err);
-/* The same on bytes in memory (the reader copies what it keeps). */
+/* The file's bytes (partial_file.c, doc/partial-format.md), every field
+ * checked on reading: GA_IO_MALFORMED for bytes that are not a partial or
+ * are damaged, GA_IO_UNSUPPORTED for another version of the format; the
+ * reader copies what it keeps.  Files are saved, loaded, resumed and merged
+ * through the run protocol (state/partial_run.h). */
+#define GA_PARTIAL_MAX_FILE_BYTES ((size_t)64 << 20)
 enum ga_io_status ga_partial_encode(const struct ga_partial *p, unsigned char **data,
                                     size_t *size, struct ga_io_error *err);
 enum ga_io_status ga_partial_decode(const unsigned char *data, size_t size,

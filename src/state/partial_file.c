@@ -22,7 +22,6 @@
  * value keys as they are, so that float64 sweeps have partial files too */
 #define VERSION 3u
 /* Far above any real partial (about 10 KB, at most 400 KB). */
-#define MAX_FILE_BYTES ((size_t)64 << 20)
 
 static const struct ga_header_share_words share_words = {
     .shard = "the shard is not K/N with 1 <= K <= N",
@@ -155,25 +154,6 @@ enum ga_io_status ga_partial_encode(const struct ga_partial *p, unsigned char **
 
     put_partial(&w, p);
     return ga_bytes_close_frame(&w, data, size, err);
-}
-
-/* The encoding and decoding as ga_whole_file_save and _load call them. */
-static enum ga_io_status encode_object(const void *object, unsigned char **data, size_t *size,
-                                       struct ga_io_error *err)
-{
-    return ga_partial_encode(object, data, size, err);
-}
-
-static enum ga_io_status decode_object(const unsigned char *data, size_t size, void *object,
-                                       struct ga_io_error *err)
-{
-    return ga_partial_decode(data, size, object, err);
-}
-
-enum ga_io_status ga_partial_write(const char *path, const struct ga_partial *p,
-                                   struct ga_io_error *err)
-{
-    return ga_whole_file_save(path, encode_object, p, err);
 }
 
 /* --- reading --- */
@@ -395,9 +375,3 @@ enum ga_io_status ga_partial_decode(const unsigned char *data, size_t size,
     return s;
 }
 
-enum ga_io_status ga_partial_read(const char *path, struct ga_partial **out,
-                                  struct ga_io_error *err)
-{
-    *out = NULL;
-    return ga_whole_file_load(path, MAX_FILE_BYTES, "partial file", decode_object, out, err);
-}

@@ -16,7 +16,6 @@
 /* 2: the backward options; 3: the backward sections; 4: the float64 domain,
  * sweep partials of version 3, rows graded from --real-outputs files */
 #define VERSION 4u
-#define MAX_FILE_BYTES ((size_t)1 << 30)
 
 int ga_report_partial_add_format(struct ga_report_partial *rp, const struct ga_format *f,
                                  size_t count)
@@ -272,25 +271,6 @@ enum ga_io_status ga_report_partial_encode(const struct ga_report_partial *rp,
     return ga_bytes_close_frame(&w, data, size, err);
 }
 
-/* The encoding and decoding as ga_whole_file_save and _load call them. */
-static enum ga_io_status encode_object(const void *object, unsigned char **data, size_t *size,
-                                       struct ga_io_error *err)
-{
-    return ga_report_partial_encode(object, data, size, err);
-}
-
-static enum ga_io_status decode_object(const unsigned char *data, size_t size, void *object,
-                                       struct ga_io_error *err)
-{
-    return ga_report_partial_decode(data, size, object, err);
-}
-
-enum ga_io_status ga_report_partial_write(const char *path, const struct ga_report_partial *rp,
-                                          struct ga_io_error *err)
-{
-    return ga_whole_file_save(path, encode_object, rp, err);
-}
-
 /* --- reading --- */
 
 static struct ga_profile *get_profile(struct ga_byte_reader *r, const struct ga_format *f)
@@ -404,11 +384,4 @@ enum ga_io_status ga_report_partial_decode(const unsigned char *data, size_t siz
         }
     }
     return ga_bytes_close_body(&r, "bytes follow the measurements", err);
-}
-
-enum ga_io_status ga_report_partial_read(const char *path, struct ga_report_partial *rp,
-                                         struct ga_io_error *err)
-{
-    memset(rp, 0, sizeof *rp);
-    return ga_whole_file_load(path, MAX_FILE_BYTES, "report partial file", decode_object, rp, err);
 }

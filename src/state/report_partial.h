@@ -58,11 +58,6 @@ enum ga_io_status ga_report_partial_encode(const struct ga_report_partial *rp,
 enum ga_io_status ga_report_partial_decode(const unsigned char *data, size_t size,
                                            struct ga_report_partial *rp,
                                            struct ga_io_error *err);
-enum ga_io_status ga_report_partial_write(const char *path, const struct ga_report_partial *rp,
-                                          struct ga_io_error *err);
-enum ga_io_status ga_report_partial_read(const char *path, struct ga_report_partial *rp,
-                                         struct ga_io_error *err);
-
 /* Why the shards of ga_report_partials_merge are not one report. */
 struct ga_report_merge_problem {
     bool no_memory;
@@ -81,5 +76,11 @@ int ga_report_partials_merge(struct ga_report_partial *parts, size_t n,
 
 /* Whether data starts as a report partial does (merge tells them apart). */
 bool ga_report_partial_is(const unsigned char *data, size_t size);
+
+/* The run protocol (state/run.h) bound to report partials: saved, loaded
+ * and merged with the words 'report' and 'merge' print. */
+#define GA_REPORT_PARTIAL_MAX_BYTES ((size_t)1 << 30)
+struct ga_run_kind;
+extern const struct ga_run_kind ga_report_run_kind;
 
 #endif

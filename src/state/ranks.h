@@ -11,8 +11,10 @@
 
 #include <stddef.h>
 
-/* Join the other ranks when mpirun started this process. */
-void ga_ranks_start(int *argc, char ***argv);
+/* Join the other ranks when mpirun started this process: 0, or -1 when MPI
+ * could not be initialized.  This, ga_ranks_finish and the gather's abort
+ * are the process's own, called from main: they may end it. */
+int ga_ranks_start(int *argc, char ***argv);
 
 /* This process's rank (0 .. P-1) and the number of ranks P. */
 unsigned ga_ranks_rank(void);
@@ -20,9 +22,11 @@ unsigned ga_ranks_count(void);
 
 /* Every rank hands `size` bytes; rank 0 gets a new array of P buffers (and
  * their sizes) in rank order, the others NULL.  Collective: once per command.
- * 0, or -1 (out of memory, or a message too large) after a message. */
+ * 0, or -1 with why (out of memory, or a message too large).  Rank 0 out of
+ * memory for another rank's bytes stops every rank (a message on stderr,
+ * then MPI_Abort): the others are waiting to send. */
 int ga_ranks_gather(const unsigned char *data, size_t size, unsigned char ***all,
-                    size_t **sizes);
+                    size_t **sizes, char *why, size_t len);
 
 /* Free what ga_ranks_gather gave rank 0. */
 void ga_ranks_gather_free(unsigned char **all, size_t *sizes);

@@ -1,14 +1,16 @@
 /* Ranks without MPI (configure without --with-mpi): one rank, and the
  * gather hands the bytes back. */
-#include "cli/ranks.h"
+#include "state/ranks.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void ga_ranks_start(int *argc, char ***argv)
+int ga_ranks_start(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
+    return 0;
 }
 
 unsigned ga_ranks_rank(void)
@@ -22,7 +24,7 @@ unsigned ga_ranks_count(void)
 }
 
 int ga_ranks_gather(const unsigned char *data, size_t size, unsigned char ***all,
-                    size_t **sizes)
+                    size_t **sizes, char *why, size_t len)
 {
     *all = calloc(1, sizeof **all);
     *sizes = calloc(1, sizeof **sizes);
@@ -30,6 +32,7 @@ int ga_ranks_gather(const unsigned char *data, size_t size, unsigned char ***all
         ga_ranks_gather_free(*all, *sizes);
         *all = NULL;
         *sizes = NULL;
+        snprintf(why, len, "out of memory");
         return -1;
     }
     memcpy((*all)[0], data, size);

@@ -3,7 +3,7 @@
  * MPI is initialized only in a process that an MPI launcher started (it
  * sets OMPI_COMM_WORLD_SIZE, PMIX_RANK or PMI_RANK), so that a plain
  * `gelu-acc ...` stays one process that starts no MPI runtime. */
-#include "cli/ranks.h"
+#include "state/ranks.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -15,20 +15,19 @@
 static int started, gathered;
 static int rank, count = 1;
 
-void ga_ranks_start(int *argc, char ***argv)
+int ga_ranks_start(int *argc, char ***argv)
 {
     if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") && !getenv("PMI_RANK"))
-        return;
-    if (MPI_Init(argc, argv) != MPI_SUCCESS) {
-        fputs("gelu-acc: MPI could not be initialized\n", stderr);
-        exit(2);
-    }
+        return 0;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS)
+        return -1;
     started = 1;
     /* errors stop every rank, with MPI's message: none of them can be
      * recovered from in the middle of a command */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &count);
+    return 0;
 }
 
 unsigned ga_ranks_rank(void)
@@ -50,7 +49,7 @@ void ga_ranks_gather_free(unsigned char **all, size_t *sizes)
 }
 
 int ga_ranks_gather(const unsigned char *data, size_t size, unsigned char ***all,
-                    size_t **sizes)
+                    size_t **sizes, char *why, size_t len)
 {
     uint64_t mine = size, *theirs = NULL;
     unsigned char **bufs = NULL;
@@ -59,14 +58,14 @@ int ga_ranks_gather(const unsigned char *data, size_t size, unsigned char ***all
     *all = NULL;
     *sizes = NULL;
     if (size > INT_MAX) {
-        fprintf(stderr, "gelu-acc: rank %d of %d: a partial of %zu bytes is too large to "
-                "send\n", rank, count, size);
+        snprintf(why, len, "rank %d of %d: a partial of %zu bytes is too large to send", rank,
+                 count, size);
         return -1;
     }
     if (rank == 0 && (!(theirs = calloc((size_t)count, sizeof *theirs))
                       || !(bufs = calloc((size_t)count, sizeof *bufs))
                       || !(lens = calloc((size_t)count, sizeof *lens)))) {
-        fprintf(stderr, "gelu-acc: rank 0: out of memory\n");
+        snprintf(why, len, "rank 0: out of memory");
         free(theirs);
         free(bufs);
         return -1;
