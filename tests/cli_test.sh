@@ -24,7 +24,7 @@ check "float32 bits from stdin, tail and subnormal results" \
 check "bits and values agree" \
     bash -c "[ \"\$($GELU_ACC truth --format float32 -14.0 | cut -d' ' -f2)\" = \"\$(echo 0xc1600000 | $GELU_ACC truth --format float32 --bits --input - | cut -d' ' -f2)\" ]"
 
-# The small formats (README, "The small formats"): encodings worked out by
+# The small formats (doc/commands.md, "The small formats"): encodings worked out by
 # hand from the OCP definitions.  gelu(1) = 0.841 is nearest 1.0 in E2M1
 # (0b0.01.0 = 0x2) and 0.875 in E5M2 (0b0.01110.11 = 0x3b); 1000 is past
 # E4M3FN's 448 (0x7e): saturated, or NaN (0x7f) with --overflow nan.

@@ -23,7 +23,7 @@
  *   zero_below = none
  *   left_tail.max_ulp = 2.5         ... and per region (region.h names)
  *
- * Read strictly (README, "Baselines"): lines as text_line.h reads them; a
+ * Read strictly (doc/baselines.md): lines as text_line.h reads them; a
  * comment runs from a '#' that starts the line or follows a blank; section
  * names are unique; each key appears at most once per section, 'format'
  * before the bounds, 'inputs' only with outputs: kernels and 'domain' only

@@ -10,7 +10,7 @@
 #include "truth/function.h"
 #include "truth/truth.h"
 
-/* Exit statuses (README, "Exit status"). */
+/* Exit statuses (doc/commands.md, "Exit status"). */
 enum ga_exit {
     GA_EXIT_OK = 0,          /* success; every check passed */
     GA_EXIT_REGRESSION = 1,  /* an accuracy bound was exceeded, or a kernel failed */

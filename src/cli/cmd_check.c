@@ -19,7 +19,7 @@ static const char help[] =
     "\n"
     "Measures every kernel the baseline lists (catalogue names, plugins\n"
     "'plugin:lib.so:symbol', outputs files 'outputs:FILE' with 'inputs = FILE')\n"
-    "and compares with the recorded bounds (format: README, \"Baselines\").\n"
+    "and compares with the recorded bounds (format: doc/baselines.md).\n"
     "Prints each exceeded bound with the kernel, the metric, the old and new\n"
     "values and the worst input.  --update-baseline rewrites FILE with the\n"
     "measured values instead.  --timeout (per kernel call, default 10 s) and\n"
@@ -100,7 +100,7 @@ static int write_baseline(FILE *out, const void *ctx)
 
     fputs("# gelu-acc baseline: the recorded accuracy of each kernel.  'gelu-acc check\n"
           "# --baseline FILE' fails when a kernel exceeds a bound; '--update-baseline'\n"
-          "# rewrites this file from a new measurement.  Format: README, \"Baselines\".\n\n", out);
+          "# rewrites this file from a new measurement.  Format: doc/baselines.md.\n\n", out);
     for (size_t i = 0; i < w->b->count; i++)
         if (w->b->entries[i].backward
                 ? ga_baseline_write_backward_entry(out, &w->b->entries[i], &w->backward[i]) != 0

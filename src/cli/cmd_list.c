@@ -148,7 +148,7 @@ int ga_cmd_list(int argc, char **argv)
              "  --formats  the format table instead: width, precision, exponent range, bias, "
              "largest and smallest values, the encodings that are not numbers, overflow "
              "conventions, and which functions have a fast oracle in each format.\n"
-             "  --backward the backward kernels instead (README, \"Gradients\").");
+             "  --backward the backward kernels instead (doc/gradients.md).");
         return GA_EXIT_OK;
     }
     if (argc == 2 && strcmp(argv[1], "--formats") == 0) {

@@ -1,5 +1,5 @@
 /* What every command of the engine returns: a status the command line maps
- * one to one to its exit status (README, "Exit status"), and a message. */
+ * one to one to its exit status (doc/commands.md, "Exit status"), and a message. */
 #ifndef GA_ENGINE_H
 #define GA_ENGINE_H
 

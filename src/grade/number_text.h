@@ -16,7 +16,7 @@
 const char *ga_text_error(double v, char buf[GA_TEXT_LEN]);
 /* A statistic of many inputs (mean, percentile) with 3 significant digits:
  * computed from the fast oracle's exact values it may differ from the MPFR
- * oracle's beyond that (README, "Metrics"). */
+ * oracle's beyond that (doc/metrics.md). */
 const char *ga_text_stat(double v, char buf[GA_TEXT_LEN]);
 /* A value of f in decimal, with just enough digits to tell it apart. */
 const char *ga_text_value(const struct ga_format *f, ga_bits x, char buf[GA_TEXT_LEN]);

@@ -1,4 +1,4 @@
-/* A backward sweep's results as text or JSON (README, "Gradients"). */
+/* A backward sweep's results as text or JSON (doc/gradients.md). */
 #ifndef GA_BACKWARD_PRINT_H
 #define GA_BACKWARD_PRINT_H
 

@@ -1,4 +1,4 @@
-/* Machine-readable results (schema in README, "JSON"). */
+/* Machine-readable results (schema in doc/commands.md, "JSON"). */
 #include <math.h>
 #include <string.h>
 

@@ -30,7 +30,7 @@ void ga_truth_convention_text(const struct ga_format *f, char *buf, size_t size)
         return;
     }
     /* |gelu(x)| <= |x| for every finite x: a result never exceeds the input's
-     * magnitude, so no encoding of f overflows (README, "The small formats"). */
+     * magnitude, so no encoding of f overflows (doc/commands.md, "The small formats"). */
     snprintf(buf, size, "The truth is rounded to nearest, ties to even, with overflow "
              "convention %s (gelu-acc truth --overflow %s): %s. Special inputs: %s. "
              "GELU of a finite input never exceeds it in magnitude, so no result overflows "
