@@ -27,6 +27,8 @@
 
 #include <cmocka.h>
 
+#include "test_helpers.h"
+
 #include "impls/backward.h"
 #include "measure/backward_sweep.h"
 #include "truth/backward.h"
@@ -37,18 +39,11 @@
 static const struct ga_format *f16, *bf16;
 static const enum ga_function grads[] = { GA_GELU_GRAD, GA_GELU_TANH_GRAD };
 
-static uint64_t bits_of(double v)
-{
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
-
 static int same_truth(const struct ga_truth *a, const struct ga_truth *b)
 {
     return a->rounded == b->rounded && a->direction == b->direction
-           && bits_of(a->exact.mant) == bits_of(b->exact.mant) && a->exact.exp == b->exact.exp
-           && bits_of(a->tail) == bits_of(b->tail);
+           && double_bits(a->exact.mant) == double_bits(b->exact.mant) && a->exact.exp == b->exact.exp
+           && double_bits(a->tail) == double_bits(b->tail);
 }
 
 /* x of every kind, by value (rounded into f), and a stride over the rest. */
@@ -328,7 +323,7 @@ static void add_pairs_matches_one_by_one(const struct ga_format *f)
         struct ga_error e;
         ga_backward_stats_add(&one_by_one, &c, i, x[i], dy[i], dx[i], &t[i], &e);
         assert_int_equal(e.flags, e_pairs[i].flags);
-        assert_int_equal(bits_of(e.ulp), bits_of(e_pairs[i].ulp));
+        assert_int_equal(double_bits(e.ulp), double_bits(e_pairs[i].ulp));
     }
     assert_true(one_by_one.root.count > 0 && one_by_one.all.sign_errors > 0);
     assert_true(one_by_one.all.dy_ulp_count < one_by_one.all.ulp_count);  /* dy = inf or NaN seen */

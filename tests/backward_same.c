@@ -9,12 +9,7 @@
 
 #include <cmocka.h>
 
-static uint64_t bits_of(double v)
-{
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
+#include "test_helpers.h"
 
 static void assert_same_region(const struct ga_backward_region *a, const struct ga_backward_region *b)
 {
@@ -27,18 +22,18 @@ static void assert_same_region(const struct ga_backward_region *a, const struct 
     assert_int_equal(a->inf_outputs, b->inf_outputs);
     assert_int_equal(a->flushed, b->flushed);
     assert_int_equal(a->zero_sign, b->zero_sign);
-    assert_int_equal(bits_of(a->max_ulp), bits_of(b->max_ulp));
-    assert_int_equal(bits_of(a->sum_ulp), bits_of(b->sum_ulp));
+    assert_int_equal(double_bits(a->max_ulp), double_bits(b->max_ulp));
+    assert_int_equal(double_bits(a->sum_ulp), double_bits(b->sum_ulp));
     assert_int_equal(a->ulp_count, b->ulp_count);
-    assert_int_equal(bits_of(a->max_dy_ulp), bits_of(b->max_dy_ulp));
-    assert_int_equal(bits_of(a->sum_dy_ulp), bits_of(b->sum_dy_ulp));
+    assert_int_equal(double_bits(a->max_dy_ulp), double_bits(b->max_dy_ulp));
+    assert_int_equal(double_bits(a->sum_dy_ulp), double_bits(b->sum_dy_ulp));
     assert_int_equal(a->dy_ulp_count, b->dy_ulp_count);
     assert_int_equal(a->worst.index, b->worst.index);
     assert_int_equal(a->worst.x, b->worst.x);
     assert_int_equal(a->worst.dy, b->worst.dy);
     assert_int_equal(a->worst.dx, b->worst.dx);
     assert_int_equal(a->worst.truth, b->worst.truth);
-    assert_int_equal(bits_of(a->worst.ulp), bits_of(b->worst.ulp));
+    assert_int_equal(double_bits(a->worst.ulp), double_bits(b->worst.ulp));
 }
 
 void assert_same_backward_stats(const struct ga_backward_stats *a,
@@ -46,8 +41,8 @@ void assert_same_backward_stats(const struct ga_backward_stats *a,
 {
     assert_same_region(&a->all, &b->all);
     assert_same_region(&a->root, &b->root);
-    assert_int_equal(bits_of(a->unfaithful_lo), bits_of(b->unfaithful_lo));
-    assert_int_equal(bits_of(a->unfaithful_hi), bits_of(b->unfaithful_hi));
+    assert_int_equal(double_bits(a->unfaithful_lo), double_bits(b->unfaithful_lo));
+    assert_int_equal(double_bits(a->unfaithful_hi), double_bits(b->unfaithful_hi));
 }
 
 void assert_same_backward_heat(const struct ga_backward_heat *a, const struct ga_backward_heat *b)
@@ -59,6 +54,6 @@ void assert_same_backward_heat(const struct ga_backward_heat *a, const struct ga
             assert_int_equal(p->count, q->count);
             assert_int_equal(p->incorrect, q->incorrect);
             assert_int_equal(p->unfaithful, q->unfaithful);
-            assert_int_equal(bits_of(p->max_ulp), bits_of(q->max_ulp));
+            assert_int_equal(double_bits(p->max_ulp), double_bits(q->max_ulp));
         }
 }

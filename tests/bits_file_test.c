@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "test_helpers.h"
+
 #include "io/bits_file.h"
 #include "io/text_line.h"
 
@@ -44,12 +46,6 @@ static void write_file(const char *text, size_t len)
     assert_non_null(f);
     assert_int_equal(fwrite(text, 1, len, f), len);
     assert_int_equal(fclose(f), 0);
-}
-
-static void assert_contains(const char *text, const char *part)
-{
-    if (strstr(text, part) == NULL)
-        fail_msg("message \"%s\" lacks \"%s\"", text, part);
 }
 
 static void refused_n(const struct ga_format *f, const char *text, size_t len,

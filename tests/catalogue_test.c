@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "test_helpers.h"
+
 #include "formats/format.h"
 #include "impls/catalogue_internal.h"
 #include "impls/impl.h"
@@ -27,13 +29,6 @@
 #define BF16 GA_FORMAT_BIT(GA_BFLOAT16)
 
 static const struct ga_format *f32, *f16, *bf16;
-
-static uint32_t float_bits(float v)
-{
-    uint32_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
 
 static float bits_float(uint32_t b)
 {

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "test_helpers.h"
 #include <mpfr.h>
 
 #include "formats/format.h"
@@ -33,13 +35,6 @@
 #define PREC 320
 
 static const struct ga_format *f64;
-
-static ga_bits bits_of(double v)
-{
-    ga_bits b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
 
 static double double_of(ga_bits b)
 {
@@ -149,14 +144,14 @@ static void gelu_tanh_320(mpfr_t r, double x)
 static ga_bits truth_bits(enum ga_function fn, double x)
 {
     struct ga_truth t;
-    assert_int_equal(ga_truth(GA_ORACLE_FAST, fn, f64, bits_of(x), &t), GA_TRUTH_OK);
+    assert_int_equal(ga_truth(GA_ORACLE_FAST, fn, f64, double_bits(x), &t), GA_TRUTH_OK);
     return t.rounded;
 }
 
 static void expect_truth(enum ga_function fn, double x, double expected)
 {
     ga_bits got = truth_bits(fn, x);
-    if (got != bits_of(expected))
+    if (got != double_bits(expected))
         fail_msg("%s(%a): oracle %a, expected %a", ga_function_name(fn), x, double_of(got),
                  expected);
 }
@@ -188,7 +183,7 @@ static void test_table_entry(void **state)
             assert_true(ga_is_nan(f64, b));
             continue;
         }
-        assert_true(bits_of(ga_decode(f64, b)) == b);
+        assert_true(double_bits(ga_decode(f64, b)) == b);
         assert_true(ga_encode(f64, v) == b);
         if (v < INFINITY)
             assert_true(double_of(ga_next_up(f64, b)) == nextafter(v, INFINITY));
@@ -196,7 +191,7 @@ static void test_table_entry(void **state)
     assert_true(ga_decode(f64, ga_max_finite(f64, false)) == 0x1.fffffffffffffp1023);
     assert_true(ga_decode(f64, ga_min_subnormal(f64, false)) == 0x1p-1074);
     char text[GA_BITS_TEXT_LEN];
-    ga_format_bits(f64, bits_of(-2.0), text);
+    ga_format_bits(f64, double_bits(-2.0), text);
     assert_string_equal(text, "0xc000000000000000");
 }
 
@@ -310,15 +305,15 @@ static void test_error_next_to_midpoints(void **state)
                 continue;
             found[kind]++;
             struct ga_truth t;
-            assert_int_equal(ga_truth(GA_ORACLE_MPFR, fn, f64, bits_of(x), &t), GA_TRUTH_OK);
+            assert_int_equal(ga_truth(GA_ORACLE_MPFR, fn, f64, double_bits(x), &t), GA_TRUTH_OK);
             double rounded = round_binary64(r);
-            assert_true(t.rounded == bits_of(rounded));
+            assert_true(t.rounded == double_bits(rounded));
             const double outputs[3] = { rounded, nextafter(rounded, -INFINITY),
                                         nextafter(rounded, INFINITY) };
             for (int i = 0; i < 3; i++) {
                 struct ga_error e;
                 double want = ulp_error_320(outputs[i], r);
-                ga_error_measure(f64, bits_of(outputs[i]), &t, &e);
+                ga_error_measure(f64, double_bits(outputs[i]), &t, &e);
                 if (!(fabs(e.ulp - want) <= 1e-6))
                     fail_msg("%s(%a) = %a + %.3g ulp: output %a measured %.9f ulp, MPFR %.9f",
                              ga_function_name(fn), x, rounded, offset_in_ulps(r), outputs[i],
@@ -454,7 +449,7 @@ static void test_range_and_refusals(void **state)
 
     (void)state;
     assert_int_equal(d.size, 100000);
-    assert_true(v[0] == bits_of(-40.0));
+    assert_true(v[0] == double_bits(-40.0));
     for (size_t i = 0; i < d.size; i++) {
         double x = double_of(v[i]);
         assert_true(x >= -40 && x <= 10);
@@ -512,7 +507,7 @@ static void test_files(void **state)
 
     (void)state;
     for (int i = 0; i < N; i++)
-        bits[i] = bits_of(values[i]);
+        bits[i] = double_bits(values[i]);
     snprintf(npy, sizeof npy, "float64_test_%ld.npy", (long)getpid());
     snprintf(raw, sizeof raw, "float64_test_%ld.bin", (long)getpid());
     assert_int_equal(ga_file_write(npy, GA_FILE_NPY, f64, bits, N, true, NULL), GA_IO_OK);
@@ -563,16 +558,16 @@ static void test_models(void **state)
         assert_true(ga_impl_supports(impl, f64));
         assert_false(ga_impl_supports(impl, ga_format_get(GA_FLOAT32)));
         for (int i = 0; i < 2000; i++) {
-            ga_bits x = bits_of(test_rng_between(&rng, -1, 4)), y;
+            ga_bits x = double_bits(test_rng_between(&rng, -1, 4)), y;
             assert_int_equal(impl->run(impl, f64, &x, &y, 1, &why), 0);
             assert_true(ga_distance(f64, y, truth_bits(fn, double_of(x))) <= 8);
         }
-        ga_bits x = bits_of(-20.0), y;
+        ga_bits x = double_bits(-20.0), y;
         assert_int_equal(impl->run(impl, f64, &x, &y, 1, &why), 0);
         if (k == 1)
             assert_true(ga_distance(f64, y, truth_bits(fn, -20.0)) <= 810);
         else
-            assert_true(y == bits_of(-0.0) || y == bits_of(0.0));
+            assert_true(y == double_bits(-0.0) || y == double_bits(0.0));
     }
 }
 

@@ -10,19 +10,14 @@
 
 #include <cmocka.h>
 
+#include "test_helpers.h"
+
 #include "formats/format.h"
 #include "formats/parse_value.h"
 #include "formats/round_mpfr.h"
 #include "test_random.h"
 
 static const struct ga_format *f32, *f16, *bf16;
-
-static uint32_t float_bits(float v)
-{
-    uint32_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
 
 /* Every encoding of a 16-bit format decodes to a double that encodes back to
  * the same bits (NaNs to some NaN). */

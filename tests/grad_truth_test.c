@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "test_helpers.h"
 #include <mpfr.h>
 
 #include "formats/round_mpfr.h"
@@ -34,13 +36,6 @@ static struct ga_truth truth_of(enum ga_function fn, const struct ga_format *f, 
 static double exact_double(const struct ga_exact *e)
 {
     return ldexp(e->mant, (int)e->exp);
-}
-
-static uint32_t float_bits(float v)
-{
-    uint32_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
 }
 
 /* d(NaN) = NaN, d(+inf) = 1, d(-inf) = -0, d(+-0) = 1/2, in every format. */

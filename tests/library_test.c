@@ -18,8 +18,9 @@
 
 #include <cmocka.h>
 
-#include <gelu-acc/gelu-acc.h>
+#include "test_helpers.h"
 
+#include <gelu-acc/gelu-acc.h>
 
 /* Random inputs from splitmix64 with a fixed seed (GELU_ACC_SEED changes
  * it): this test uses nothing of the suite but the public header. */
@@ -31,13 +32,6 @@ static uint64_t next_random(void)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
-}
-
-static uint32_t bits_of_float(float v)
-{
-    uint32_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
 }
 
 static float float_of_bits(uint32_t b)
@@ -107,11 +101,11 @@ static void test_float32_values_from_tables(void **state)
     float x[3] = { 1.0f, -1.0f, 0.0f }, out[3];
     (void)state;
     assert_int_equal(gelu_acc_truth(GELU_ACC_GELU, GELU_ACC_FLOAT32, x, out, 3), GELU_ACC_OK);
-    assert_int_equal(bits_of_float(out[0]), bits_of_float((float)0.8413447460685429));
-    assert_int_equal(bits_of_float(out[1]), bits_of_float((float)-0.15865525393145707));
-    assert_int_equal(bits_of_float(out[2]), 0u);
+    assert_int_equal(float_bits(out[0]), float_bits((float)0.8413447460685429));
+    assert_int_equal(float_bits(out[1]), float_bits((float)-0.15865525393145707));
+    assert_int_equal(float_bits(out[2]), 0u);
     assert_int_equal(gelu_acc_truth(GELU_ACC_GELU_GRAD, GELU_ACC_FLOAT32, x, out, 1), GELU_ACC_OK);
-    assert_int_equal(bits_of_float(out[0]), bits_of_float((float)(0.8413447460685429 + 0.24197072451914337)));
+    assert_int_equal(float_bits(out[0]), float_bits((float)(0.8413447460685429 + 0.24197072451914337)));
     assert_string_equal(gelu_acc_last_error(), "");
 }
 
@@ -124,18 +118,18 @@ static void test_special_values(void **state)
     for (int fn = GELU_ACC_GELU; fn <= GELU_ACC_GELU_TANH; fn++) {
         assert_int_equal(gelu_acc_truth((gelu_acc_function)fn, GELU_ACC_FLOAT32, x, out, 5), GELU_ACC_OK);
         assert_true(isnan(out[0]));
-        assert_int_equal(bits_of_float(out[1]), 0x7f800000u);
-        assert_int_equal(bits_of_float(out[2]), 0x80000000u);
-        assert_int_equal(bits_of_float(out[3]), 0x00000000u);
-        assert_int_equal(bits_of_float(out[4]), 0x80000000u);
+        assert_int_equal(float_bits(out[1]), 0x7f800000u);
+        assert_int_equal(float_bits(out[2]), 0x80000000u);
+        assert_int_equal(float_bits(out[3]), 0x00000000u);
+        assert_int_equal(float_bits(out[4]), 0x80000000u);
     }
     for (int fn = GELU_ACC_GELU_GRAD; fn <= GELU_ACC_GELU_TANH_GRAD; fn++) {
         assert_int_equal(gelu_acc_truth((gelu_acc_function)fn, GELU_ACC_FLOAT32, x, out, 5), GELU_ACC_OK);
         assert_true(isnan(out[0]));
-        assert_int_equal(bits_of_float(out[1]), bits_of_float(1.0f));
-        assert_int_equal(bits_of_float(out[2]), 0x80000000u);
-        assert_int_equal(bits_of_float(out[3]), bits_of_float(0.5f));
-        assert_int_equal(bits_of_float(out[4]), bits_of_float(0.5f));
+        assert_int_equal(float_bits(out[1]), float_bits(1.0f));
+        assert_int_equal(float_bits(out[2]), 0x80000000u);
+        assert_int_equal(float_bits(out[3]), float_bits(0.5f));
+        assert_int_equal(float_bits(out[4]), float_bits(0.5f));
     }
 }
 

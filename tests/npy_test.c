@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "test_helpers.h"
+
 #include "formats/format.h"
 #include "io/array_file.h"
 #include "io/array_open.h"
@@ -90,12 +92,6 @@ static size_t read_hex(const char *name, const struct ga_format *f, ga_bits *out
     }
     fclose(in);
     return n;
-}
-
-static void assert_contains(const char *text, const char *part)
-{
-    if (strstr(text, part) == NULL)
-        fail_msg("message \"%s\" lacks \"%s\"", text, part);
 }
 
 /* Open as npy for f and expect failure with status and message parts. */

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "test_helpers.h"
+
 #include "formats/parse_value.h"
 #include "io/parse_count.h"
 #include "domain/domain.h"
@@ -23,12 +25,6 @@ static int setup(void **state)
     f32 = ga_format_by_name("float32");
     bf16 = ga_format_by_name("bfloat16");
     return 0;
-}
-
-static void assert_contains(const char *text, const char *part)
-{
-    if (strstr(text, part) == NULL)
-        fail_msg("message \"%s\" lacks \"%s\"", text, part);
 }
 
 static void value_is(const char *text, ga_bits expected)

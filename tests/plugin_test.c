@@ -34,6 +34,8 @@
 
 #include <cmocka.h>
 
+#include "test_helpers.h"
+
 #include <gelu-acc/kernel.h>
 
 #include "formats/format.h"
@@ -47,19 +49,6 @@
 
 static const struct ga_format *f32, *bf16;
 static const char *plugin_dir;
-
-static ga_bits float_bits(float v)
-{
-    uint32_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
-
-static void assert_contains(const char *text, const char *part)
-{
-    if (strstr(text, part) == NULL)
-        fail_msg("message \"%s\" lacks \"%s\"", text, part);
-}
 
 static void need_plugins(void)
 {

@@ -20,6 +20,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "test_helpers.h"
 #include <mpfr.h>
 
 #include "formats/round_mpfr.h"
@@ -30,13 +32,6 @@
 static const struct ga_format *f32, *f16, *bf16;
 static struct test_rng rng;
 static unsigned long mpfr_checked;  /* float32 inputs compared with MPFR */
-
-static ga_bits float_bits(float v)
-{
-    uint32_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
 
 /* |a/b - 1| for two exact values (1 when their exponents are far apart). */
 static double relative_difference(const struct ga_exact *a, const struct ga_exact *b)

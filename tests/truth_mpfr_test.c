@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "test_helpers.h"
 #include <mpfr.h>
 
 #include "truth/truth.h"
@@ -30,13 +32,6 @@ static struct ga_truth truth_of(enum ga_function fn, const struct ga_format *f, 
 static double exact_double(const struct ga_exact *e)
 {
     return ldexp(e->mant, (int)e->exp);
-}
-
-static uint32_t float_bits(float v)
-{
-    uint32_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
 }
 
 /* Phi(1), Phi(2), Phi(-1), Phi(-3) from tables of the normal distribution
