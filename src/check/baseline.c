@@ -10,6 +10,7 @@
 #include "domain/pairs.h"
 #include "formats/parse_value.h"
 #include "grade/number_text.h"
+#include "io/grow.h"
 #include "io/parse_count.h"
 #include "io/section_file.h"
 
@@ -368,14 +369,9 @@ static int on_start(void *ctx, const char *name, int line)
     struct ga_baseline *b = bf->b;
     struct ga_baseline_entry *e;
 
-    if (b->count == bf->capacity) {
-        size_t wanted = bf->capacity ? 2 * bf->capacity : 8;
-        struct ga_baseline_entry *bigger = realloc(b->entries, wanted * sizeof *bigger);
-        if (!bigger)
-            return refuse(&bf->rd, "out of memory");
-        b->entries = bigger;
-        bf->capacity = wanted;
-    }
+    if (!(e = ga_grow(b->entries, b->count, &bf->capacity, sizeof *e, 8)))
+        return refuse(&bf->rd, "out of memory");
+    b->entries = e;
     e = &b->entries[b->count++];
     memset(e, 0, sizeof *e);
     e->reference = GA_GELU;

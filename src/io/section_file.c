@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/grow.h"
 #include "io/text_line.h"
 
 /* The sections read so far, for the duplicate check. */
@@ -41,6 +42,7 @@ static int refuse(struct reader *rd, const char *fmt, ...)
 static int start_section(struct reader *rd, char *text)
 {
     size_t len = strlen(text);
+    struct seen_section *seen;
     char *name;
 
     if (len < 3 || text[len - 1] != ']' || strcspn(text + 1, "[]") != len - 2)
@@ -55,14 +57,9 @@ static int start_section(struct reader *rd, char *text)
         if (strcmp(rd->seen[i].name, name) == 0)
             return refuse(rd, "section [%s] is given twice (first at line %d)", name,
                           rd->seen[i].line);
-    if (rd->count == rd->capacity) {
-        size_t wanted = rd->capacity ? 2 * rd->capacity : 8;
-        struct seen_section *bigger = realloc(rd->seen, wanted * sizeof *bigger);
-        if (!bigger)
-            return refuse(rd, "out of memory");
-        rd->seen = bigger;
-        rd->capacity = wanted;
-    }
+    if (!(seen = ga_grow(rd->seen, rd->count, &rd->capacity, sizeof *seen, 8)))
+        return refuse(rd, "out of memory");
+    rd->seen = seen;
     if (!(rd->seen[rd->count].name = strdup(name)))
         return refuse(rd, "out of memory");
     rd->seen[rd->count++].line = rd->line;

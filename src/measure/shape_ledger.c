@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include "io/grow.h"
 #include "measure/sweep.h"
 
 struct boundary {
@@ -33,17 +34,14 @@ void ga_shape_ledger_free(struct ga_shape_ledger *l)
 /* The open boundary b, made if absent; NULL out of memory. */
 static struct boundary *find(struct ga_shape_ledger *l, uint64_t b)
 {
+    struct boundary *grown;
+
     for (size_t i = 0; i < l->count; i++)
         if (l->open[i].b == b)
             return &l->open[i];
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 16;
-        struct boundary *grown = realloc(l->open, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        l->open = grown;
-        l->cap = cap;
-    }
+    if (!(grown = ga_grow(l->open, l->count, &l->cap, sizeof *grown, 16)))
+        return NULL;
+    l->open = grown;
     l->open[l->count] = (struct boundary){ .b = b };
     return &l->open[l->count++];
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/grow.h"
 #include "io/section_file.h"
 
 enum key {
@@ -157,14 +158,9 @@ static int on_start(void *ctx, const char *name, int line)
     struct ga_real_outputs *ro = mf->ro;
     struct ga_real_outputs_entry *e;
 
-    if (ro->count == mf->capacity) {
-        size_t wanted = mf->capacity ? 2 * mf->capacity : 8;
-        struct ga_real_outputs_entry *bigger = realloc(ro->entries, wanted * sizeof *bigger);
-        if (!bigger)
-            return refuse(&mf->rd, "out of memory");
-        ro->entries = bigger;
-        mf->capacity = wanted;
-    }
+    if (!(e = ga_grow(ro->entries, ro->count, &mf->capacity, sizeof *e, 8)))
+        return refuse(&mf->rd, "out of memory");
+    ro->entries = e;
     e = &ro->entries[ro->count++];
     memset(e, 0, sizeof *e);
     e->line = line;
