@@ -29,6 +29,7 @@
 
 #include "test_helpers.h"
 
+#include "formats/codec.h"
 #include "impls/backward.h"
 #include "measure/backward_sweep.h"
 #include "truth/backward.h"

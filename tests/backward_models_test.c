@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "formats/codec.h"
 #include "impls/backward.h"
 #include "test_random.h"
 

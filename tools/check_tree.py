@@ -36,6 +36,7 @@ SOURCE_SUFFIXES = (".c", ".h", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # A row of the layout table: | N | `src/DIR/` | ...
 LAYER_ROW = re.compile(r"^\|\s*(\d+)\s*\|\s*`src/([a-z_]+)/`")
+TAG = re.compile(r"\b(?:struct|union|enum)\s+[A-Za-z_][A-Za-z0-9_]*")
 IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 # A function definition at file scope: at column 0, a return type, the name
 # and '(' on the same line, not a declaration (checked below); static only
@@ -186,7 +187,8 @@ def dependency_graph(files, texts, codes):
                 twice.add(name)  # each real-library module defines its own
             defined.setdefault(name, f)
         scope = " ".join(body for _, body in bodies) if f.endswith(".h") else codes[f]
-        used[f] = set(IDENT.findall(scope))
+        # a tag (struct ga_truth) is a type, not a call of the function of that name
+        used[f] = set(IDENT.findall(TAG.sub(" ", scope)))
     graph = {f: set() for f in files}
     for f in files:
         for target in INCLUDE.findall(texts[f]):

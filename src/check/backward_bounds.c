@@ -6,6 +6,7 @@
 
 #include "check/baseline.h"
 #include "formats/parse_value.h"
+#include "grade/number_text.h"
 #include "io/parse_count.h"
 
 static const char *const names[GA_BW_KEY_COUNT] = {

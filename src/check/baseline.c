@@ -14,23 +14,6 @@
 #include "io/parse_count.h"
 #include "io/section_file.h"
 
-double ga_round_up_4(double x)
-{
-    char buf[64];
-    double printed;
-
-    if (!(x > 0) || isinf(x))
-        return x;
-    snprintf(buf, sizeof buf, "%.3e", x);
-    printed = strtod(buf, NULL);
-    while (printed < x) {  /* bump the 4th digit */
-        int e = (int)floor(log10(printed));
-        snprintf(buf, sizeof buf, "%.3e", printed + pow(10, e - 3));
-        printed = strtod(buf, NULL);
-    }
-    return printed;
-}
-
 /* The keys of a section: settings, then the bounds (each also per region). */
 enum key {
     KEY_KERNEL, KEY_INPUTS, KEY_FORMAT, KEY_REFERENCE, KEY_DOMAIN, KEY_TIMEOUT, KEY_MAX_FAILURES,

@@ -105,7 +105,5 @@ int ga_baseline_write_backward_entry(FILE *out, const struct ga_baseline_entry *
 int ga_baseline_compare(FILE *out, const struct ga_baseline_entry *e,
                         const struct ga_summary summary[GA_REGION_COUNT + 1]);
 
-/* x rounded up to 4 significant digits (exactly representable as printed). */
-double ga_round_up_4(double x);
 
 #endif

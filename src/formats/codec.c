@@ -1,7 +1,7 @@
 /* Exact conversion between encodings and doubles, and rounding of a double
  * into a format: to nearest, ties to even, with an overflow convention; and
  * toward zero. */
-#include "formats/format.h"
+#include "formats/codec.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -155,22 +155,6 @@ const double *ga_decode_table(const struct ga_format *f);
 ga_bits ga_encode(const struct ga_format *f, double v);
 /* The same with an overflow convention that f allows (ga_overflow_allowed). */
 ga_bits ga_encode_overflow(const struct ga_format *f, double v, enum ga_overflow o);
-/* ga_encode of a float, bit for bit (a sweep rounds every kernel output
- * through it).  bfloat16's encodings are the top 16 bits of float32's, on
- * the same exponent range: RN to even on the 16 bits dropped (add 0x7fff,
- * plus the kept part's last bit) is RN on the value, subnormals alike, and
- * a carry out of the largest binade gives infinity's encoding, as IEEE
- * overflow does; the sign bit rides along.  NaN goes the general way (its
- * payload could carry). */
-static inline ga_bits ga_encode_float(const struct ga_format *f, float v)
-{
-    uint32_t b;
-
-    if (f->id != GA_BFLOAT16 || v != v)
-        return ga_encode(f, v);
-    memcpy(&b, &v, sizeof b);
-    return (ga_bits)((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
-}
 /* Round toward zero (truncate the fraction), subnormals included; beyond
  * the largest finite value this gives the largest finite, as IEEE's
  * rounding toward zero does; infinity stays infinity where f has one. */

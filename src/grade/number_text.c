@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 const char *ga_text_error(double v, char buf[GA_TEXT_LEN])
 {
@@ -93,4 +94,21 @@ const char *ga_text_interval(const struct ga_format *f, const struct ga_faithful
              : fi->has_extent ? ga_text_value(f, fi->extent_hi, hi) : "inf",
              fi->has_hi || !fi->has_extent ? ")" : "]");
     return buf;
+}
+
+double ga_round_up_4(double x)
+{
+    char buf[64];
+    double printed;
+
+    if (!(x > 0) || isinf(x))
+        return x;
+    snprintf(buf, sizeof buf, "%.3e", x);
+    printed = strtod(buf, NULL);
+    while (printed < x) {  /* bump the 4th digit */
+        int e = (int)floor(log10(printed));
+        snprintf(buf, sizeof buf, "%.3e", printed + pow(10, e - 3));
+        printed = strtod(buf, NULL);
+    }
+    return printed;
 }

@@ -38,4 +38,8 @@ bool ga_text_interval_empty(const struct ga_format *f, const struct ga_faithful_
 const char *ga_text_interval(const struct ga_format *f, const struct ga_faithful_interval *fi,
                                char buf[GA_INTERVAL_LEN]);
 
+/* x rounded up to 4 significant digits, exactly as printed with %.3e (a
+ * baseline's bound never below the measurement it records). */
+double ga_round_up_4(double x);
+
 #endif

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "formats/codec.h"
 #include "impls/impl.h"
 
 #define WIDE (GA_FORMAT_BIT(GA_FLOAT32) | GA_FORMAT_BIT(GA_FLOAT16) | GA_FORMAT_BIT(GA_BFLOAT16))
