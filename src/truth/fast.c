@@ -24,33 +24,6 @@
  * 16-bit formats have tiny inputs above it; those are evaluated. */
 #define TINY_SERIES_UP_TO 0x1p-20
 
-static inline double decode(const struct ga_format *f, ga_bits x)
-{
-    return f->id == GA_FLOAT32 ? ga_fast_decode_float32(x) : ga_decode(f, x);
-}
-
-int ga_fast_decide(const struct ga_format *f, double lo, double hi, struct ga_truth *out)
-{
-    ga_bits a, b;
-    double value;
-
-    /* float32 normal range, below the largest finite */
-    if (f->id == GA_FLOAT32 && fabs(lo) >= 0x1p-126 && fabs(hi) >= 0x1p-126
-        && fabs(lo) < 0x1p127 && fabs(hi) < 0x1p127) {
-        a = ga_fast_round_float32_normal(lo);
-        b = ga_fast_round_float32_normal(hi);
-    } else {
-        a = ga_encode(f, lo);
-        b = ga_encode(f, hi);
-    }
-    if (a != b)
-        return 0;
-    value = decode(f, a);
-    out->rounded = a;
-    out->direction = lo > value ? 1 : hi < value ? -1 : 0;
-    return out->direction != 0;
-}
-
 static double evaluate(enum ga_function fn, double x, double *rel_err)
 {
     return fn == GA_GELU_TANH ? ga_fast_gelu_tanh_double(x, rel_err)
@@ -123,7 +96,7 @@ static inline __attribute__((always_inline)) int fast_one(const struct context *
     if (magnitude - 1 >= c->infinity - 1)  /* zero (wraps around), infinity or NaN */
         return ga_truth_special(c->f, x, out);
     out->tail = 0.0f;  /* the exact values below are doubles */
-    xd = decode(c->f, x);
+    xd = ga_fast_decode(c->f, x);
     if (magnitude <= (negative ? c->tiny_neg : c->tiny_pos)) {
         static const double INV_SQRT_2PI = 0x1.9884533d43651p-2;
         /* f(x) - x/2 = x (Phi(x) - 1/2) > 0 (for the tanh form x (sigma(2u) -

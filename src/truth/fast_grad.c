@@ -59,7 +59,7 @@ int ga_fast_grad_one(enum ga_function fn, const struct ga_format *f, ga_bits x,
     if (magnitude == 0 || magnitude >= ga_finite_end(f))  /* the limits: MPFR's */
         return 0;
     out->tail = 0.0f;
-    xd = f->id == GA_FLOAT32 ? ga_fast_decode_float32(x) : ga_decode(f, x);
+    xd = ga_fast_decode(f, x);
     if (xd >= ONE_FROM) {
         out->rounded = power_of_2(f, 0);
         out->direction = 1;

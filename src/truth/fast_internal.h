@@ -104,7 +104,8 @@ struct ga_exact ga_fast_gelu_tanh_grad_left_tail(double x);
 #define GA_FAST_THREE_KAPPA 0x1.12ba9d1f60179p-3
 
 /* 1 with the encoding and direction in *out when every real of [lo, hi]
- * rounds in f to one encoding and lies on one side of its value (fast.c). */
+ * rounds in f to one encoding and lies on one side of its value
+ * (fast_decide.c). */
 int ga_fast_decide(const struct ga_format *f, double lo, double hi, struct ga_truth *out);
 
 /* The fast paths of the derivatives for one input (fast_grad.c): 1 with *out
@@ -137,6 +138,12 @@ static inline double ga_fast_decode_float32(ga_bits x)
     d = sign | (exponent + 1023 - 127) << 52 | mantissa << 29;
     memcpy(&v, &d, sizeof v);
     return v;
+}
+
+/* The value of an encoding of f: float32 by the integer path above. */
+static inline double ga_fast_decode(const struct ga_format *f, ga_bits x)
+{
+    return f->id == GA_FLOAT32 ? ga_fast_decode_float32(x) : ga_decode(f, x);
 }
 
 /* The float32 encoding of a double whose magnitude rounds into the normal
