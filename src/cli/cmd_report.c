@@ -17,7 +17,7 @@
 #include "report/facts.h"
 #include "report/cast_section.h"
 #include "report/html.h"
-#include "report/pictures.h"
+#include "report/picture_set.h"
 #include "report/plan.h"
 #include "report/real_outputs.h"
 #include "report/report_file.h"

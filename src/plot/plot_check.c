@@ -1,4 +1,5 @@
-/* Validation of a plot description, before anything is written. */
+/* Validation of a plot description before anything is written, and its
+ * geometry once valid (placed by plot_layout.c). */
 #include <math.h>
 #include <stddef.h>
 
@@ -100,6 +101,22 @@ int ga_plot_check(const struct ga_plot *plot, const char **why)
     if (why != NULL)
         *why = reason;
     return GA_PLOT_EINVAL;
+}
+
+int ga_plot_resolve(const struct ga_plot *plot, struct plot_geometry *g)
+{
+    if (ga_plot_invalid_reason(plot) != NULL || ga_plot_place(plot, g) != 0)
+        return GA_PLOT_EINVAL;
+    return GA_PLOT_OK;
+}
+
+int ga_plot_layout(const struct ga_plot *plot, struct ga_plot_frame *frame)
+{
+    struct plot_geometry g;
+    int status = ga_plot_resolve(plot, &g);
+    if (status == GA_PLOT_OK && frame != NULL)
+        *frame = g.frame;
+    return status;
 }
 
 const char *ga_plot_strerror(int status)

@@ -338,13 +338,6 @@ static double legend_column_width(const struct ga_plot *plot)
     return w;
 }
 
-int ga_plot_resolve(const struct ga_plot *plot, struct plot_geometry *g)
-{
-    if (ga_plot_invalid_reason(plot) != NULL || ga_plot_place(plot, g) != 0)
-        return GA_PLOT_EINVAL;
-    return GA_PLOT_OK;
-}
-
 int ga_plot_place(const struct ga_plot *plot, struct plot_geometry *g)
 {
     memset(g, 0, sizeof *g);
@@ -464,13 +457,4 @@ int ga_plot_place(const struct ga_plot *plot, struct plot_geometry *g)
         g->legend_top = f->top;
     }
     return 0;
-}
-
-int ga_plot_layout(const struct ga_plot *plot, struct ga_plot_frame *frame)
-{
-    struct plot_geometry g;
-    int status = ga_plot_resolve(plot, &g);
-    if (status == GA_PLOT_OK && frame != NULL)
-        *frame = g.frame;
-    return status;
 }

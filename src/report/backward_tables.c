@@ -6,7 +6,7 @@
 
 #include "report/backward_print.h"
 #include "report/backward_section.h"
-#include "report/html.h"
+#include "report/html_escape.h"
 #include "grade/number_text.h"
 
 #define COLUMNS 14

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "grade/number_text.h"
+#include "report/html_escape.h"
 #include "report/pictures.h"
 #include "report/report_file.h"
 #include "report/report_marker.h"
@@ -44,22 +45,6 @@ static const char style[] =
     "figure img{max-width:100%;height:auto;border:1px solid #e5e5e5;display:block}\n"
     "figcaption{font-size:.88em;color:#555;display:table-caption;caption-side:bottom}\n"
     "p.facts{font-size:.92em}\n";
-
-int ga_html_escape(FILE *out, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&#39;", out); break;
-        default:
-            fputc((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' ? '?' : *s, out);
-        }
-    }
-    return ferror(out) ? -1 : 0;
-}
 
 /* Short name for the escaping writer. */
 static void put(FILE *out, const char *s)

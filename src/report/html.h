@@ -38,8 +38,4 @@ enum ga_io_status ga_write_html_index(const char *dir, const struct ga_format *c
                                       size_t nformats, const struct ga_report_marker *measured,
                                       struct ga_io_error *err);
 
-/* Writes s with & < > " ' as character references and control characters
- * other than tab and newline as '?'.  Returns 0, or -1 on a write error. */
-int ga_html_escape(FILE *out, const char *s);
-
 #endif

@@ -29,13 +29,6 @@
 #define GA_PICTURE_APPROXIMATIONS_TANH GA_PICTURES_DIR "/approximations-tanh.svg"
 #define GA_PICTURE_PATH_LEN 256
 
-/* Write DIR/plots/FORMAT-*.svg for the results of one format (n results,
- * in catalogue order, all of format f), and the approximation plots.
- * DIR/plots is created when missing. */
-enum ga_io_status ga_write_pictures(const char *dir, const struct ga_format *f,
-                                    const struct ga_result *r, size_t n,
-                                    struct ga_io_error *err);
-
 /* Only the approximation plots (they do not depend on a format). */
 enum ga_io_status ga_write_approximation_pictures(const char *dir, struct ga_io_error *err);
 
