@@ -1,13 +1,13 @@
-/* HTML pages of a report (html.h): a format page and the index. */
+/* The HTML page of a format (html.h); the index is html_index.c. */
 #include "report/html.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "grade/number_text.h"
 #include "report/html_escape.h"
+#include "report/html_parts.h"
 #include "report/pictures.h"
 #include "report/report_file.h"
 #include "report/report_marker.h"
@@ -16,91 +16,10 @@
 #include "report/cast_section.h"
 #include "report/truth_convention.h"
 
-/* One style sheet for both pages: readable tables with numbers right-aligned
- * in tabular figures, failures on a red ground. */
-static const char style[] =
-    "body{font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;"
-    "margin:0 auto;max-width:1400px;padding:0 1.2em 3em;color:#222;line-height:1.45}\n"
-    "h1{font-size:1.7em;margin:.7em 0 .3em}\n"
-    "h2{margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}\n"
-    "h3{margin-top:1.5em}\n"
-    "a{color:#0a58a8}\n"
-    "code{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:.9em}\n"
-    "p.nav{font-size:.92em;color:#555;margin:.8em 0 0}\n"
-    "div.scroll{overflow-x:auto}\n"
-    "table{border-collapse:collapse;font-size:.82em;margin:.5em 0 1em}\n"
-    "th,td{padding:.25em .45em;border-bottom:1px solid #e3e3e3}\n"
-    "th{background:#f3f3f3;text-align:left;vertical-align:bottom}\n"
-    "th.num,td.num{text-align:right}\n"
-    "td.num{font-variant-numeric:tabular-nums;white-space:nowrap}\n"
-    "tbody tr:hover{background:#f5f9ff}\n"
-    "td.bad,span.bad{background:#fde2dd;color:#8a1c0b;font-weight:600}\n"
-    "span.bad{padding:0 .3em}\n"
-    "nav.toc{background:#fafafa;border:1px solid #e3e3e3;padding:.3em 1.2em;font-size:.92em}\n"
-    "nav.toc ol{margin:.2em 0;padding-left:1.4em}\n"
-    "nav.toc li li{display:inline;margin-right:.8em}\n"
-    "div.plots{display:flex;flex-wrap:wrap;gap:.8em;align-items:flex-start}\n"
-    /* a table is as wide as its image, and its caption wraps to that */
-    "figure{margin:.5em 0;display:table}\n"
-    "figure img{max-width:100%;height:auto;border:1px solid #e5e5e5;display:block}\n"
-    "figcaption{font-size:.88em;color:#555;display:table-caption;caption-side:bottom}\n"
-    "p.facts{font-size:.92em}\n";
-
 /* Short name for the escaping writer. */
 static void put(FILE *out, const char *s)
 {
     ga_html_escape(out, s);
-}
-
-static void head(FILE *out, const char *title)
-{
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", out);
-    put(out, title);
-    fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
-}
-
-/* <img> of a plot, with a caption. */
-static void figure(FILE *out, const char *src, const char *alt, const char *caption)
-{
-    /* The image links to itself: full size in its own tab. */
-    fputs("<figure><a href=\"", out);
-    put(out, src);
-    fputs("\"><img src=\"", out);
-    put(out, src);
-    fputs("\" alt=\"", out);
-    put(out, alt);
-    fputs("\"></a>", out);
-    if (caption) {
-        fputs("<figcaption>", out);
-        put(out, caption);
-        fputs("</figcaption>", out);
-    }
-    fputs("</figure>\n", out);
-}
-
-static bool exists(const char *dir, const char *name)
-{
-    char path[4096];
-    struct stat st;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* The two difference curves, with the formulas (when dir is given, only
- * the plots that exist there), and the end of their <div>. */
-static void approximation_figures(FILE *out, const char *dir)
-{
-    static const char caption[] =
-        "gelu_tanh(x) = (x/2)(1 + tanh(√(2/π)(x + 0.044715x³))) and gelu(x) = x·Φ(x) "
-        "from the MPFR oracle's exact values; quick(x) = x/(1 + exp(−1.702x)) in double.";
-    if (!dir || exists(dir, GA_PICTURE_APPROXIMATIONS))
-        figure(out, GA_PICTURE_APPROXIMATIONS, "gelu_tanh minus gelu and quick minus gelu",
-               caption);
-    if (!dir || exists(dir, GA_PICTURE_APPROXIMATIONS_TANH))
-        figure(out, GA_PICTURE_APPROXIMATIONS_TANH, "gelu_tanh minus gelu",
-               "The tanh form alone, at its own scale: the curve of the plot beside.");
-    fputs("</div>\n", out);
 }
 
 /* ---- A format page ---- */
@@ -295,12 +214,12 @@ static void impl_section(FILE *out, const struct page *p, size_t i)
             continue;
         snprintf(alt, sizeof alt, "%s on %s: ulp error against %s, %s", r->impl, p->f->name,
                  p->r[j].reference == GA_GELU_TANH ? "the tanh formula" : "exact GELU", per);
-        figure(out, path, alt, NULL);
+        ga_html_figure(out, path, alt, NULL);
     }
     if (ga_picture_distance_path(p->r, p->n, i, path)) {
         snprintf(alt, sizeof alt, "%s on %s: histogram of ordinal distances", r->impl,
                  p->f->name);
-        figure(out, path, alt, NULL);
+        ga_html_figure(out, path, alt, NULL);
     }
     fputs("</div>\n</section>\n", out);
 }
@@ -310,26 +229,6 @@ static const char regions_intro[] =
 
 /* Links to the data files of a format; on a format page also to the index
  * and the README. */
-static void links(FILE *out, const char *name, bool page)
-{
-    fputs("<p class=\"nav\">", out);
-    if (page)
-        fputs("<a href=\"index.html\">All formats</a> · "
-              "<a href=\"README.md\">How the figures are defined (README)</a> · ", out);
-    else {
-        fputs("<a href=\"", out);
-        put(out, name);
-        fputs(".html\">The full page</a> · ", out);
-    }
-    fputs("Data: <a href=\"", out);
-    put(out, name);
-    fputs(".csv\">CSV</a>, <a href=\"", out);
-    put(out, name);
-    fputs(".json\">JSON</a>, <a href=\"", out);
-    put(out, name);
-    fputs(".md\">Markdown</a></p>\n", out);
-}
-
 static const char highlight_note[] =
     "<p class=\"facts\"><span class=\"bad\">Highlighted</span>: a maximum error above 1 ulp, "
     "or outputs flushed to 0, NaN or infinite where the correctly rounded result is a finite "
@@ -413,19 +312,14 @@ static void real_section(FILE *out, const struct page *p)
     fputs("<!-- /real libraries -->\n", out);
 }
 
-static int write_page(FILE *out, const void *ctx)
+/* The page's start: title, how it was made, its domain, what the figures
+ * mean and, for real libraries, the machine. */
+static void intro(FILE *out, const struct page *p, const char *title)
 {
-    const struct page *p = ctx;
-    const struct ga_format *f = p->f;
-    char title[128], path[GA_PICTURE_PATH_LEN], key[GA_PICTURE_PATH_LEN], c1[GA_TEXT_LEN];
-    char convention[1024];
-    bool any_tanh = false;
+    char c1[GA_TEXT_LEN];
 
-    for (size_t i = 0; i < p->n; i++)
-        any_tanh |= p->r[i].reference == GA_GELU_TANH;
-    snprintf(title, sizeof title, "GELU accuracy in %s", f->name);
-    head(out, title);
-    links(out, f->name, true);
+    ga_html_head(out, title);
+    ga_html_links(out, p->f->name, true);
     fputs("<h1>", out);
     put(out, title);
     fputs("</h1>\n<p>Generated by <code>", out);
@@ -451,8 +345,13 @@ static int write_page(FILE *out, const void *ctx)
         put(out, p->real->machine);
         fputs(".</p>\n<!-- /machine -->\n", out);
     }
+}
 
-    /* Contents */
+/* The table of contents: one entry per section the page has. */
+static void contents(FILE *out, const struct page *p, bool any_tanh)
+{
+    char path[GA_PICTURE_PATH_LEN], key[GA_PICTURE_PATH_LEN];
+
     fputs("<nav class=\"toc\">\n<ol>\n<li><a href=\"#overview\">Overview plot</a></li>\n"
           "<li><a href=\"#exact\">Against exact GELU</a></li>\n", out);
     if (any_tanh)
@@ -481,9 +380,24 @@ static int write_page(FILE *out, const void *ctx)
     if (p->backward != NULL)
         fputs("<li><a href=\"#backward\">Backward</a></li>\n", out);
     fputs("</ol>\n</nav>\n", out);
+}
+
+static int write_page(FILE *out, const void *ctx)
+{
+    const struct page *p = ctx;
+    const struct ga_format *f = p->f;
+    char title[128], path[GA_PICTURE_PATH_LEN];
+    char convention[1024];
+    bool any_tanh = false;
+
+    for (size_t i = 0; i < p->n; i++)
+        any_tanh |= p->r[i].reference == GA_GELU_TANH;
+    snprintf(title, sizeof title, "GELU accuracy in %s", f->name);
+    intro(out, p, title);
+    contents(out, p, any_tanh);
 
     fputs("<h2 id=\"overview\">Overview</h2>\n", out);
-    figure(out, ga_picture_overview_path(f, path), "worst ulp error of every implementation",
+    ga_html_figure(out, ga_picture_overview_path(f, path), "worst ulp error of every implementation",
            "The worst error of each implementation along the input axis, against exact GELU. "
            "The grey strips under and over the plot hold errors of 0 (or below 1e-4 ulp) and "
            "errors above 1e8 ulp, infinite or NaN.");
@@ -535,7 +449,7 @@ static int write_page(FILE *out, const void *ctx)
           "formulas are from exact GELU before any rounding: this is the error a perfect "
           "implementation of the tanh form or of quick GELU still has.</p>\n"
           "<div class=\"plots\">\n", out);
-    approximation_figures(out, NULL);
+    ga_html_approximation_figures(out, NULL);
     fputs("<h2 id=\"catalogue\">Implementations</h2>\n", out);
     catalogue_table(out, p);
     if (p->real != NULL)
@@ -563,177 +477,3 @@ enum ga_io_status ga_write_html_page(const char *dir, const struct ga_format *f,
     return ga_write_report_file(dir, name, true, write_page, &p, err);
 }
 
-/* ---- The index ---- */
-
-struct index {
-    const char *dir;
-    const struct ga_format *list[GA_FORMAT_COUNT];
-    size_t n;
-    const struct ga_report_marker *measured;
-};
-
-/* What a format's tables measured, as the marker records it: the index must
- * not call a sample exhaustive, nor the other way round. */
-static void measured_on(FILE *out, const struct ga_format *f, const struct ga_report_marker *m)
-{
-    const struct ga_report_domain *d = m ? &m->format[f->id] : NULL;
-    uint64_t all = ga_is_enumerable(f) ? ga_encoding_count(f) : 0;
-    char count[GA_TEXT_LEN], total[GA_TEXT_LEN];
-
-    if (!d || !d->known) {
-        fputs("<p>Inputs: as the page states.</p>\n", out);
-        return;
-    }
-    snprintf(count, sizeof count, "%llu", (unsigned long long)d->count);
-    if (all)
-        snprintf(total, sizeof total, "%llu", (unsigned long long)all);
-    else  /* float64: 2^64 does not fit */
-        snprintf(total, sizeof total, "2^%d", f->bits);
-    fputs("<p>Inputs: <code>", out);
-    put(out, d->domain);
-    if (ga_report_domain_exhaustive(d) && d->count == all)
-        fprintf(out, "</code>, every one of the %s %s inputs.</p>\n", total, f->name);
-    else
-        fprintf(out, "</code>, %s of the %s %s inputs.</p>\n", count, total, f->name);
-}
-
-static const char guide[] =
-    "<p>How accurately do GELU implementations compute <code>gelu(x) = x·Φ(x)</code> in "
-    "each floating-point format? Every implementation of the catalogue runs on the inputs "
-    "stated under each format below, and each output is compared with the correctly "
-    "rounded result of a certified MPFR ground truth. The definitions of every figure are in "
-    "the <a href=\"README.md\">README</a>.</p>\n"
-    "<p>A format page shows:</p>\n<ul>\n"
-    "<li>the <b>overview plot</b> below: the worst ulp error of each implementation along the "
-    "input axis;</li>\n"
-    "<li>the <b>summary table</b> against exact GELU: share of correctly rounded and faithful "
-    "outputs, maximum, mean and 99th-percentile ulp error, outputs flushed to 0, NaN or "
-    "infinite, and the interval where every output is faithful (failures highlighted);</li>\n"
-    "<li>the tanh-form implementations against the <b>tanh formula</b> itself, which separates "
-    "rounding error from the formula's approximation error;</li>\n"
-    "<li>the same tables <b>per region</b> of the input axis (far left tail, left tail, core, "
-    "tiny inputs, right, special values) and the <b>worst input</b> of each "
-    "implementation;</li>\n"
-    "<li>for <b>each implementation</b>: its error against the input, with the underflow "
-    "threshold and where it stops being faithful marked, and a histogram of how many format "
-    "values lie between its outputs and the correctly rounded ones;</li>\n"
-    "<li>the catalogue: the formula each implementation computes and what it models;</li>\n"
-    "<li>the <b>real libraries</b>: GELU as PyTorch, oneDNN, SLEEF and Eigen compute it on the "
-    "machine named at the top of the page, called through their own entry points, and ONNX "
-    "Runtime's outputs graded from files; the same tables, with what ran and what the "
-    "libraries refused (their data: FORMAT-real.csv and .json).</li>\n"
-    "</ul>\n<p>Reading the error plots: the y axis is logarithmic in ulps of the exact value; "
-    "0.5 ulp is correctly rounded, 1 ulp faithful. The grey strip under the plot holds errors "
-    "of 0, the one over it errors above 1e8 ulp, infinite outputs and NaN.</p>\n";
-
-/* The audits of the fast oracle (scripts/audit.sh writes their pages into
- * reports/), where they are: a line naming the functions audited. */
-static void audit_links(FILE *out, const char *dir)
-{
-    static const char *const functions[] = { "gelu", "gelu_tanh" };
-    char page[64];
-    bool any = false;
-
-    for (size_t i = 0; i < sizeof functions / sizeof *functions; i++) {
-        snprintf(page, sizeof page, "audit-float32-%s.md", functions[i]);
-        if (!exists(dir, page))
-            continue;
-        fputs(any ? ", " : "<p class=\"nav\">The fast oracle audited against MPFR alone on "
-                           "every float32 input: ", out);
-        fputs("<a href=\"", out);
-        put(out, page);
-        fputs("\">", out);
-        put(out, functions[i]);
-        fputs("</a>", out);
-        any = true;
-    }
-    if (any)
-        fputs("</p>\n", out);
-}
-
-static int write_index(FILE *out, const void *ctx)
-{
-    const struct index *ix = ctx;
-    char path[GA_PICTURE_PATH_LEN], caption[160], page[64];
-
-    head(out, "GELU accuracy reports");
-    fputs("<h1>GELU accuracy reports</h1>\n", out);
-    fputs(guide, out);
-    if (exists(ix->dir, "facts.html"))
-        fputs("<p class=\"nav\"><a href=\"facts.html\">Facts about GELU, checked</a> "
-              "(the minimum, the approximations' largest gaps, where each format rounds to "
-              "&minus;0), computed with MPFR</p>\n", out);
-    audit_links(out, ix->dir);
-    fputs("<nav class=\"toc\">\n<ol>\n", out);
-    for (size_t i = 0; i < ix->n; i++) {
-        fputs("<li><a href=\"#", out);
-        put(out, ix->list[i]->name);
-        fputs("\">", out);
-        put(out, ix->list[i]->name);
-        fputs("</a></li>\n", out);
-    }
-    fputs("<li><a href=\"#approximations\">The approximations themselves</a></li>\n"
-          "</ol>\n</nav>\n", out);
-    for (size_t i = 0; i < ix->n; i++) {
-        const char *name = ix->list[i]->name;
-        fputs("<h2 id=\"", out);
-        put(out, name);
-        fputs("\"><a href=\"", out);
-        put(out, name);
-        fputs(".html\">", out);
-        put(out, name);
-        fputs("</a></h2>\n", out);
-        measured_on(out, ix->list[i], ix->measured);
-        links(out, name, false);
-        snprintf(page, sizeof page, "%s-real.json", name);
-        if (exists(ix->dir, page)) {
-            fputs("<p class=\"nav\"><a href=\"", out);
-            put(out, name);
-            fputs(".html#real\">Real libraries</a> · Data: <a href=\"", out);
-            put(out, name);
-            fputs("-real.csv\">CSV</a>, <a href=\"", out);
-            put(out, name);
-            fputs("-real.json\">JSON</a></p>\n", out);
-        }
-        if (exists(ix->dir, ga_picture_overview_path(ix->list[i], path))) {
-            snprintf(caption, sizeof caption, "%s: worst ulp error of every implementation",
-                     name);
-            figure(out, path, caption, NULL);
-        }
-    }
-    fputs("<h2 id=\"approximations\">The approximations themselves</h2>\n<p>The tanh form and "
-          "quick GELU differ from exact GELU before any rounding: this is the error a perfect "
-          "implementation of either still has.</p>\n<div class=\"plots\">\n", out);
-    approximation_figures(out, ix->dir);
-    fputs("</body>\n</html>\n", out);
-    return ferror(out) ? -1 : 0;
-}
-
-/* The index's order: bfloat16, float16, float32, then the small formats as
- * the format table lists them. */
-static enum ga_format_id index_order(size_t rank)
-{
-    return rank < GA_FIRST_SMALL_FORMAT ? (enum ga_format_id)(GA_FIRST_SMALL_FORMAT - 1 - rank)
-                                        : (enum ga_format_id)rank;
-}
-
-enum ga_io_status ga_write_html_index(const char *dir, const struct ga_format *const *formats,
-                                      size_t nformats, const struct ga_report_marker *measured,
-                                      struct ga_io_error *err)
-{
-    struct index ix = { .dir = dir, .measured = measured };
-    char page[64];
-
-    /* Every format given or whose page is already there (a report of one
-     * format keeps the others listed), in the report's order. */
-    for (size_t rank = 0; rank < GA_FORMAT_COUNT; rank++) {
-        const struct ga_format *f = ga_format_get(index_order(rank));
-        bool given = false;
-        for (size_t i = 0; i < nformats; i++)
-            given |= formats[i] == f;
-        snprintf(page, sizeof page, "%s.html", f->name);
-        if (given || exists(dir, page))
-            ix.list[ix.n++] = f;
-    }
-    return ga_write_report_file(dir, "index.html", true, write_index, &ix, err);
-}
