@@ -338,14 +338,11 @@ static double legend_column_width(const struct ga_plot *plot)
     return w;
 }
 
-int ga_plot_place(const struct ga_plot *plot, struct plot_geometry *g)
+/* Top down: title, subtitle, legend rows, high band; returns the top of
+ * the plot area. */
+static double place_top(const struct ga_plot *plot, struct plot_geometry *g)
 {
-    memset(g, 0, sizeof *g);
-    g->width = plot->width ? plot->width : GA_PLOT_DEFAULT_WIDTH;
-    g->height = plot->height ? plot->height : GA_PLOT_DEFAULT_HEIGHT;
     struct ga_plot_frame *f = &g->frame;
-
-    /* Top down: title, subtitle, legend rows, high band, plot area. */
     double top = PAD;
     if (plot->title != NULL) {
         g->title_y = top + FONT_TITLE;
@@ -375,9 +372,14 @@ int ga_plot_place(const struct ga_plot *plot, struct plot_geometry *g)
         f->high_band_y = top + BAND_HEIGHT / 2.0;
         top += BAND_HEIGHT + BAND_GAP;
     }
-    f->top = top;
+    return top;
+}
 
-    /* Bottom up: axis title, tick labels, tick marks, low band. */
+/* Bottom up: axis title, tick labels, tick marks, low band; returns the
+ * bottom of the plot area. */
+static double place_bottom(const struct ga_plot *plot, struct plot_geometry *g)
+{
+    struct ga_plot_frame *f = &g->frame;
     double bottom = g->height - PAD;
     if (plot->x.label != NULL) {
         g->x_label_y = bottom - 4;
@@ -399,7 +401,19 @@ int ga_plot_place(const struct ga_plot *plot, struct plot_geometry *g)
         f->low_band_y = bottom - BAND_HEIGHT / 2.0;
         bottom -= BAND_HEIGHT + BAND_GAP;
     }
-    f->bottom = bottom;
+    return bottom;
+}
+
+int ga_plot_place(const struct ga_plot *plot, struct plot_geometry *g)
+{
+    memset(g, 0, sizeof *g);
+    g->width = plot->width ? plot->width : GA_PLOT_DEFAULT_WIDTH;
+    g->height = plot->height ? plot->height : GA_PLOT_DEFAULT_HEIGHT;
+    struct ga_plot_frame *f = &g->frame;
+
+    f->top = place_top(plot, g);
+
+    f->bottom = place_bottom(plot, g);
     if (f->bottom - f->top < 40)
         return -1;   /* too many legend rows for the height */
 

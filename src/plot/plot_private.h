@@ -91,4 +91,10 @@ int ga_plot_resolve(const struct ga_plot *plot, struct plot_geometry *g);
  * value cannot be placed. */
 double ga_plot_map_y(const struct ga_plot_frame *f, double y, int nan_in_band);
 
+/* A line or step series s as one <path> clipped to [f->left, f->right] x
+ * [top, bottom] (plot_line.c). */
+struct ga_svg;
+void ga_plot_draw_line(struct ga_svg *w, const struct ga_plot_frame *f, double top, double bottom,
+                       const struct ga_series *s, const char *color, double width, const char *dash);
+
 #endif
