@@ -141,27 +141,6 @@ static long chunk_truths(enum ga_oracle oracle, enum ga_function fn, const struc
     return -1;
 }
 
-/* One span of a failed batch among the first GA_FAILURES_KEPT in domain
- * order.  Called in a critical section. */
-static void keep_span(struct ga_measurement *m, uint64_t start, uint64_t first, uint64_t last,
-                      const char *what)
-{
-    size_t at = m->failure_count, kept;
-
-    m->failure_spans++;
-    while (at > 0 && m->failures[at - 1].first > first)
-        at--;
-    if (at == GA_FAILURES_KEPT)
-        return;
-    kept = m->failure_count < GA_FAILURES_KEPT ? m->failure_count : GA_FAILURES_KEPT - 1;
-    memmove(&m->failures[at + 1], &m->failures[at], (kept - at) * sizeof m->failures[0]);
-    m->failures[at].start = start;
-    m->failures[at].first = first;
-    m->failures[at].last = last;
-    snprintf(m->failures[at].what, sizeof m->failures[at].what, "%s", what);
-    m->failure_count = kept + 1;
-}
-
 /* Keep the first spans in domain order, so the report does not depend on
  * which thread met them first. */
 static void record_failure(struct ga_measurement *m, uint64_t start, size_t n,
@@ -173,10 +152,11 @@ static void record_failure(struct ga_measurement *m, uint64_t start, size_t n,
         m->failed_inputs += n;
         m->failed_batches++;
         if (failure->span_count == 0)
-            keep_span(m, start, start + failure->first, start + failure->last, failure->what);
+            ga_measurement_keep_span(m, start, start + failure->first, start + failure->last,
+                                     failure->what);
         for (size_t k = 0; k < failure->span_count && k < GA_RUN_SPANS; k++)
-            keep_span(m, start, start + failure->span[k].first, start + failure->span[k].last,
-                      failure->what);
+            ga_measurement_keep_span(m, start, start + failure->span[k].first,
+                                     start + failure->span[k].last, failure->what);
     }
 }
 
@@ -527,6 +507,72 @@ static void thread_state_free(struct thread_state *t, size_t count)
     free(t->buf);
 }
 
+/* Every measurement reset, its statistics (and profile, shape) allocated;
+ * which references the truths are needed for. */
+static int start_measurements(struct sweep_ctx *s)
+{
+    const struct ga_format *f = s->f;
+    struct ga_measurement *m = s->m;
+
+    for (size_t j = 0; j < s->count; j++) {
+        if (m[j].impl && !ga_impl_supports(m[j].impl, f))
+            return GA_SWEEP_BAD_FORMAT;
+        s->needs[m[j].reference] = true;
+        m[j].failed = false;
+        m[j].failed_inputs = 0;
+        m[j].failed_batches = 0;
+        m[j].skipped_inputs = 0;
+        m[j].failure_count = 0;
+        m[j].failure_spans = 0;
+        m[j].stats = ga_stats_new(f);
+        m[j].profile = m[j].want_profile ? ga_profile_new(f) : NULL;
+        m[j].shape = m[j].want_shape ? malloc(sizeof *m[j].shape) : NULL;
+        if (!m[j].stats || (m[j].want_profile && !m[j].profile) || (m[j].want_shape && !m[j].shape))
+            return GA_SWEEP_NO_MEMORY;
+        if (m[j].shape)
+            ga_shape_init(m[j].shape, f, m[j].reference, ga_shape_ordered(s->d), m[j].impl != NULL);
+    }
+    return GA_SWEEP_OK;
+}
+
+/* Which measurements share another's kernel runs, the shape ledgers, the
+ * failure cap, and how many chunks a plugin kernel is given at once. */
+static int prepare_context(struct sweep_ctx *s, uint64_t chunks)
+{
+    const struct ga_measurement *m = s->m;
+    const size_t count = s->count;
+
+    if (!(s->runs_as = malloc((count + 1) * sizeof *s->runs_as)))
+        return GA_SWEEP_NO_MEMORY;
+    for (size_t j = 0; j < count; j++) {
+        s->runs_as[j] = j;
+        for (size_t k = 0; k < j && m[j].impl && s->runs_as[j] == j; k++)
+            if (m[k].impl == m[j].impl)
+                s->runs_as[j] = k;
+    }
+    if (!(s->ledger = calloc(count + 1, sizeof *s->ledger))) {
+        free(s->runs_as);
+        return GA_SWEEP_NO_MEMORY;
+    }
+    for (size_t j = 0; j < count; j++)
+        if (m[j].shape && m[j].shape->monotone && !(s->ledger[j] = ga_shape_ledger_new())) {
+            free_ledgers(s);
+            free(s->runs_as);
+            return GA_SWEEP_NO_MEMORY;
+        }
+    if (s->o->max_failures > 0
+        && !(s->cap = ga_failure_cap_new(chunks, count, s->o->max_failures))) {
+        free_ledgers(s);
+        free(s->runs_as);
+        return GA_SWEEP_NO_MEMORY;
+    }
+    s->group = 1;
+    for (size_t j = 0; j < count && !s->cap; j++)
+        if (m[j].impl && ga_plugin_runs_many(m[j].impl))
+            s->group = GROUP_CHUNKS;
+    return GA_SWEEP_OK;
+}
+
 int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
                  struct ga_measurement *m, size_t count, const struct ga_sweep_options *o,
                  ga_bits *undecided_input)
@@ -544,51 +590,9 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
 
     if (d->size > GA_SWEEP_MAX_INPUTS)
         return GA_SWEEP_TOO_LARGE;
-    for (size_t j = 0; j < count; j++) {
-        if (m[j].impl && !ga_impl_supports(m[j].impl, f))
-            return GA_SWEEP_BAD_FORMAT;
-        s.needs[m[j].reference] = true;
-        m[j].failed = false;
-        m[j].failed_inputs = 0;
-        m[j].failed_batches = 0;
-        m[j].skipped_inputs = 0;
-        m[j].failure_count = 0;
-        m[j].failure_spans = 0;
-        m[j].stats = ga_stats_new(f);
-        m[j].profile = m[j].want_profile ? ga_profile_new(f) : NULL;
-        m[j].shape = m[j].want_shape ? malloc(sizeof *m[j].shape) : NULL;
-        if (!m[j].stats || (m[j].want_profile && !m[j].profile) || (m[j].want_shape && !m[j].shape))
-            return GA_SWEEP_NO_MEMORY;
-        if (m[j].shape)
-            ga_shape_init(m[j].shape, f, m[j].reference, ga_shape_ordered(d), m[j].impl != NULL);
-    }
-    if (!(s.runs_as = malloc((count + 1) * sizeof *s.runs_as)))
-        return GA_SWEEP_NO_MEMORY;
-    for (size_t j = 0; j < count; j++) {
-        s.runs_as[j] = j;
-        for (size_t k = 0; k < j && m[j].impl && s.runs_as[j] == j; k++)
-            if (m[k].impl == m[j].impl)
-                s.runs_as[j] = k;
-    }
-    if (!(s.ledger = calloc(count + 1, sizeof *s.ledger))) {
-        free(s.runs_as);
-        return GA_SWEEP_NO_MEMORY;
-    }
-    for (size_t j = 0; j < count; j++)
-        if (m[j].shape && m[j].shape->monotone && !(s.ledger[j] = ga_shape_ledger_new())) {
-            free_ledgers(&s);
-            free(s.runs_as);
-            return GA_SWEEP_NO_MEMORY;
-        }
-    if (o->max_failures > 0 && !(s.cap = ga_failure_cap_new(chunks, count, o->max_failures))) {
-        free_ledgers(&s);
-        free(s.runs_as);
-        return GA_SWEEP_NO_MEMORY;
-    }
-    s.group = 1;
-    for (size_t j = 0; j < count && !s.cap; j++)
-        if (m[j].impl && ga_plugin_runs_many(m[j].impl))
-            s.group = GROUP_CHUNKS;
+    int status = start_measurements(&s);
+    if (status != GA_SWEEP_OK || (status = prepare_context(&s, chunks)) != GA_SWEEP_OK)
+        return status;
     if (o->threads > 0) {
 #ifdef _OPENMP
         omp_set_num_threads(o->threads);
@@ -655,54 +659,4 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
     if (o->progress && s.status == GA_SWEEP_OK)
         o->progress(o->progress_ctx, total, total);
     return s.status;
-}
-
-int ga_measurement_merge(struct ga_measurement *into, const struct ga_measurement *from)
-{
-    int status;
-
-    /* a run that measured nothing (an empty shard) has no shape yet */
-    if (from->shape && !into->shape) {
-        if (!(into->shape = malloc(sizeof *into->shape)))
-            return GA_SWEEP_NO_MEMORY;
-        ga_shape_init(into->shape, from->shape->format, from->shape->reference,
-                      from->shape->monotone, from->shape->odd);
-    }
-    if (from->shape && (into->shape->format != from->shape->format
-                        || into->shape->monotone != from->shape->monotone
-                        || into->shape->odd != from->shape->odd))
-        return GA_SWEEP_BAD_FORMAT;
-    status = ga_stats_merge(into->stats, from->stats);
-    if (status != GA_STATS_OK)
-        return status == GA_STATS_FULL ? GA_SWEEP_TOO_LARGE : GA_SWEEP_BAD_FORMAT;
-    if (from->shape)
-        ga_shape_merge(into->shape, from->shape);
-    into->failed |= from->failed;
-    into->failed_inputs += from->failed_inputs;
-    into->failed_batches += from->failed_batches;
-    into->skipped_inputs += from->skipped_inputs;
-    /* the spans beyond from's kept ones lie after them: they count, and
-     * would be dropped here too */
-    into->failure_spans += from->failure_spans - from->failure_count;
-    for (size_t i = 0; i < from->failure_count; i++) {
-        const struct ga_failure_record *rec = &from->failures[i];
-        keep_span(into, rec->start, rec->first, rec->last, rec->what);
-    }
-    return GA_SWEEP_OK;
-}
-
-void ga_measurement_clear(struct ga_measurement *m)
-{
-    ga_stats_free(m->stats);
-    ga_profile_free(m->profile);
-    free(m->shape);
-    m->stats = NULL;
-    m->profile = NULL;
-    m->shape = NULL;
-}
-
-int ga_measurement_summary(const struct ga_measurement *m, enum ga_region r,
-                           struct ga_summary *out)
-{
-    return ga_stats_summary(m->stats, m->reference, r, out);
 }

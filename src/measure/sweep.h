@@ -114,6 +114,12 @@ int ga_sweep_run(const struct ga_format *f, const struct ga_domain *d,
 
 void ga_measurement_clear(struct ga_measurement *m);
 
+/* Counts one span of a failed batch and keeps it if it is among the first
+ * GA_FAILURES_KEPT in domain order (measurement.c).  Not thread-safe: the
+ * sweep calls it in a critical section. */
+void ga_measurement_keep_span(struct ga_measurement *m, uint64_t start, uint64_t first,
+                              uint64_t last, const char *what);
+
 /* into += from: statistics, failure counts and the first failing spans in
  * domain order, exactly as one sweep over both their chunks would have them
  * (from's chunks are disjoint from into's).  GA_SWEEP_TOO_LARGE when a
