@@ -38,11 +38,12 @@ def failures(x, y, ulp, flags, expected, max_ulp, allow_flush, allow_zero_sign):
     has = lambda flag: (flags & flag) != 0
     nan, inf, not_nan = has(lib.NAN), has(lib.INF), has(lib.NOT_NAN)
     same_sign = _sign_bits(x.format, y.bits) == _sign_bits(x.format, expected)
-    flushed = has(lib.FLUSHED) & ~(allow_flush & has(lib.TINY) & same_sign)
-    accepted_flush = has(lib.FLUSHED) & ~flushed
+    accepted_flush = has(lib.FLUSHED) & allow_flush & has(lib.TINY) & same_sign
     zero_sign = has(lib.ZERO_SIGN) & (not allow_zero_sign)
     with np.errstate(invalid="ignore"):
         over = (ulp > max_ulp) & ~accepted_flush & ~has(lib.CORRECTLY_ROUNDED)
+    # A zero within max_ulp of a tiny truth is a rounding, not a flush.
+    flushed = has(lib.FLUSHED) & over
     kinds = {"NaN": nan, "infinity": inf, "number where NaN is expected": not_nan,
              "flushed to zero": flushed & ~nan & ~inf, "zero of the wrong sign": zero_sign}
     taken = np.zeros(ulp.shape, dtype=bool)
@@ -67,8 +68,8 @@ def assert_gelu_close(actual, x, approximate="none", max_ulp=1.0, allow_flush=Fa
     derivative=True: the derivative) or within ``max_ulp`` ulps of its exact
     value (so max_ulp=0: correctly rounded; 1: faithful or better).  Always fails:
     a NaN or an infinity where the truth is finite, a number where it is
-    NaN; by default also a zero where the truth is not zero (flushed, even
-    within max_ulp) and a zero of the wrong sign.  allow_flush=True accepts
+    NaN, and a zero of the wrong sign; a zero where the truth is not zero
+    and the error above max_ulp is named a flush.  allow_flush=True accepts
     a zero of the truth's sign where the truth is tiny (subnormal or
     underflowing, whatever the ulp error); allow_zero_sign=True accepts a
     zero of either sign where the truth is a zero.  actual and x: the same
