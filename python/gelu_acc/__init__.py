@@ -32,12 +32,12 @@ from .assertions import assert_gelu_close
 from .errors import AccuracyRegression, GeluAccError, OracleCapError, ProgramNotFound, UsageError
 from .formats import DTYPES, check_outputs, dtype_for, from_bfloat16, to_bfloat16
 from .errors import LibraryError, LibraryNotFound
-from .library import version as library_version
+from .library import path as library_path, version as library_version
 from .program import find_program, run
 from .truth import golden, golden_backward, ulp_error
 
 __version__ = "0.1.0"
-__all__ = ["golden", "golden_backward", "ulp_error", "assert_gelu_close", "library_version",
+__all__ = ["golden", "golden_backward", "ulp_error", "assert_gelu_close", "library_version", "library_path",
            "LibraryError", "LibraryNotFound", "grade", "assert_accuracy", "inputs", "to_bfloat16", "from_bfloat16", "find_program",
            "DTYPES", "GeluAccError", "UsageError", "AccuracyRegression", "OracleCapError",
            "ProgramNotFound"]

@@ -86,12 +86,15 @@ def _load():
         for name, (restype, argtypes) in _PROTOTYPES.items():
             function = getattr(lib, name)
             function.restype, function.argtypes = restype, argtypes
+        global _path
+        _path = path
         return lib
     raise LibraryNotFound("libgelu-acc could not be loaded; tried " + "; ".join(tried)
                           + ". Install gelu-acc (make install) or set $%s" % ENVIRONMENT_VARIABLE)
 
 
 _library = None
+_path = None
 
 
 def library():
@@ -120,6 +123,12 @@ def call(name, *args):
 def pointer(array):
     """The address of a C-contiguous NumPy array's first element."""
     return ctypes.c_void_p(array.ctypes.data)
+
+
+def path():
+    """The path libgelu-acc was loaded from (loading it if need be)."""
+    library()
+    return _path
 
 
 def version():
