@@ -8,7 +8,6 @@ whole line) against one direct call of gelu_acc_truth on the same buffers
 overhead (target: at most 1.5).  bfloat16 and float16: the golden's rate
 (a table lookup).  float64: the rate through MPFR.  One thread: the library
 starts none.  Each figure is the best of 3 runs."""
-import ctypes
 import sys
 import time
 
