@@ -5,15 +5,17 @@
 # --fuzzing also installs clang and its runtimes for tests/fuzz/run-fuzzers.sh.
 #
 # Required (the build and 'make check'): the compiler and Autotools, MPFR,
-# GMP, CMocka, Python 3 with NumPy.  For the checks that skip without them:
-# chromium and fonts-liberation (the HTML render check) and valgrind (.ci/run);
+# GMP, CMocka, Python 3 with NumPy and pytest (examples/pytest).  For the
+# checks that skip without them: PyTorch (python3-torch: the Python module's
+# tensor tests, examples/pytest's findings on torch's GELU), chromium and
+# fonts-liberation (the HTML render check) and valgrind (.ci/run);
 # OpenMPI (libopenmpi-dev openmpi-bin) for ./configure --with-mpi and its tests.
 set -eu
 cd "$(dirname "$0")/.."
 
 required="build-essential autoconf automake libtool pkg-config libmpfr-dev libgmp-dev
-libcmocka-dev python3 python3-numpy"
-optional="chromium fonts-liberation valgrind libtorch-dev libdnnl-dev libsleef-dev libeigen3-dev
+libcmocka-dev python3 python3-numpy python3-pytest"
+optional="python3-torch chromium fonts-liberation valgrind libtorch-dev libdnnl-dev libsleef-dev libeigen3-dev
 libopenmpi-dev openmpi-bin"
 if [ "${1:-}" = --fuzzing ]; then
     required="$required clang libclang-rt-14-dev"  # libFuzzer, ASan and UBSan for clang

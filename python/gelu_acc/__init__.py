@@ -1,16 +1,24 @@
-"""Grade a GELU kernel against gelu-acc's correctly rounded truth, from Python.
+"""The correctly rounded truth of GELU inside your tests, from Python.
 
-    report = gelu_acc.grade(fn, "bfloat16")            # the JSON summary, a dict
-    gelu_acc.assert_accuracy(fn, "bfloat16", baseline="gelu.baseline")
+    gelu_acc.assert_gelu_close(my_gelu(x), x, max_ulp=1)    # x: NumPy array or torch tensor
+    want = gelu_acc.golden(x, approximate="tanh")            # same type, dtype, shape, device
+    dx = gelu_acc.golden_backward(x, dy)                     # RN(dy * gelu'(x))
+    err = gelu_acc.ulp_error(my_gelu(x), x)                  # float64 ulp errors
+    gelu_acc.assert_accuracy(fn, "bfloat16", max_ulp=1, max_flushed=0)
 
-``fn`` takes a NumPy array of inputs and returns the outputs in the same
-format: float32 and float16 as np.float32 and np.float16, bfloat16 as its
-uint16 encodings (NumPy has no bfloat16).  Outputs of another dtype are
-refused, not converted: ``to_bfloat16`` rounds float32 results explicitly.
-The work is done by the gelu-acc program (``inputs``, ``grade``, ``check``),
-found through the ``program`` argument, $GELU_ACC, or $PATH; its failures
-raise UsageError (exit 2), AccuracyRegression (exit 1 from check),
-OracleCapError (exit 3) or GeluAccError, with its message and exit status.
+golden, golden_backward, ulp_error, assert_gelu_close and assert_accuracy
+(with inline bounds, or a baseline file without update=) call libgelu-acc
+in-process through ctypes: no subprocess, no file (library.py says where
+the library is found).  grade, inputs and assert_accuracy(update=True)
+still run the gelu-acc program (``program`` argument, $GELU_ACC or
+$PATH): its failures raise UsageError (exit 2), AccuracyRegression (exit 1
+from check), OracleCapError (exit 3) or GeluAccError.
+
+Arrays: NumPy float64, float32, float16; bfloat16 and the FP8/FP6/FP4
+formats as unsigned encodings with format="bfloat16", ...; torch tensors
+of float64, float32, float16 and bfloat16 (torch stays optional).  Any
+other dtype is refused (TypeError), never converted; to_bfloat16 rounds
+float32 results explicitly.
 """
 import json
 import os
@@ -18,13 +26,19 @@ import tempfile
 
 import numpy as np
 
+from . import accuracy as _accuracy
 from . import baseline as _baseline
+from .assertions import assert_gelu_close
 from .errors import AccuracyRegression, GeluAccError, OracleCapError, ProgramNotFound, UsageError
 from .formats import DTYPES, check_outputs, dtype_for, from_bfloat16, to_bfloat16
+from .errors import LibraryError, LibraryNotFound
+from .library import path as library_path, version as library_version
 from .program import find_program, run
+from .truth import golden, golden_backward, ulp_error
 
 __version__ = "0.1.0"
-__all__ = ["grade", "assert_accuracy", "inputs", "to_bfloat16", "from_bfloat16", "find_program",
+__all__ = ["golden", "golden_backward", "ulp_error", "assert_gelu_close", "library_version", "library_path",
+           "LibraryError", "LibraryNotFound", "grade", "assert_accuracy", "inputs", "to_bfloat16", "from_bfloat16", "find_program",
            "DTYPES", "GeluAccError", "UsageError", "AccuracyRegression", "OracleCapError",
            "ProgramNotFound"]
 
@@ -67,13 +81,11 @@ def _kernel_name(fn):
 
 
 def inputs(format_name, domain=None, program=None):
-    """The inputs of a domain as a NumPy array (bfloat16: uint16 encodings)."""
-    dtype_for(format_name)
-    program = find_program(program)
-    with tempfile.TemporaryDirectory(prefix="gelu-acc-") as tmp:
-        path = os.path.join(tmp, "inputs.npy")
-        _write_inputs(program, path, format_name, domain)
-        return np.load(path)
+    """The inputs of a domain (default: every input of a format of at most
+    16 bits, every 4096th float32) as a NumPy array (bfloat16: uint16
+    encodings), from libgelu-acc in-process (``program`` is unused, kept for
+    callers of earlier versions)."""
+    return _accuracy.inputs(format_name, domain)
 
 
 def grade(fn, format_name, domain=None, reference="gelu", name=None, program=None,
@@ -99,15 +111,35 @@ def grade(fn, format_name, domain=None, reference="gelu", name=None, program=Non
     return json.loads(text)[0]
 
 
-def assert_accuracy(fn, format_name, baseline, section=None, domain=None, update=False,
-                    program=None, batch=None, threads=None):
-    """Checks fn against the bounds of one section of a gelu-acc baseline file:
-    the section named ``section``, else the only one with 'kernel =
-    outputs:FILE' and this format.  Writes its inputs and outputs files where
-    the section says (relative to the baseline file), runs 'gelu-acc check' on
-    that section alone and returns its report.  Raises AccuracyRegression (an
-    AssertionError) listing each exceeded bound.  ``update=True`` records the
-    measured figures in the section instead ('--update-baseline')."""
+def assert_accuracy(fn, format_name, baseline=None, section=None, domain=None, update=False,
+                    program=None, batch=None, threads=None, reference="gelu", bounds=None,
+                    max_ulp=None, min_correctly_rounded=None, max_flushed=None, max_nan=None,
+                    max_inf=None, max_wrong_zero_sign=None):
+    """Runs fn on the inputs of ``domain`` (default: every input of a 16-bit
+    format, every 4096th float32) and checks its outputs against bounds:
+    inline ones (``max_ulp``, ``min_correctly_rounded``, ``max_flushed``,
+    ``max_nan``, ``max_inf``, ``max_wrong_zero_sign``, and ``bounds``, lines
+    of a baseline section such as "left_tail.max_ulp = 4\nzero_below =
+    none"), graded against ``reference`` (gelu or gelu_tanh); and/or one
+    section of a gelu-acc baseline file: the section named ``section``, else
+    the only one with 'kernel = outputs:FILE' and this format, read by
+    libgelu-acc's reader (the one of 'gelu-acc check'), its reference
+    taken from the section.  All in-process; returns a "PASS ..." line.
+    Raises AccuracyRegression (an AssertionError) listing each exceeded
+    bound with an input that shows it, BaselineError (a UsageError and a
+    ValueError) for a baseline the reader refuses.
+
+    ``update=True`` records the measured figures in the baseline's section
+    instead: that runs the gelu-acc program ('check --update-baseline',
+    which writes the section's inputs and outputs files where it says)."""
+    keyword_bounds = {"max_ulp": max_ulp, "min_correctly_rounded": min_correctly_rounded,
+                      "max_flushed": max_flushed, "max_nan": max_nan, "max_inf": max_inf,
+                      "max_wrong_zero_sign": max_wrong_zero_sign}
+    if not update:
+        return _accuracy.check_in_process(fn, format_name, check_outputs, baseline, section,
+                                          domain, batch, reference, bounds, keyword_bounds)
+    if baseline is None:
+        raise ValueError("update=True needs a baseline file to record the figures in")
     path = os.fspath(baseline)
     with open(path, encoding="utf-8") as f:
         text = f.read()

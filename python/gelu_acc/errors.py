@@ -38,3 +38,16 @@ class OracleCapError(GeluAccError):
 
 class ProgramNotFound(FileNotFoundError):
     """The gelu-acc executable is not where the argument, $GELU_ACC or $PATH says."""
+
+
+class LibraryNotFound(ImportError):
+    """libgelu-acc could not be loaded (the message names every place tried)."""
+
+
+class LibraryError(RuntimeError):
+    """libgelu-acc returned a status that is not about the caller's input:
+    ``status`` (GELU_ACC_E_UNDECIDED 5, GELU_ACC_E_FILE 6) and its message."""
+
+    def __init__(self, status, message):
+        self.status = status
+        super().__init__(message)

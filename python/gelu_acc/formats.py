@@ -3,9 +3,15 @@ bfloat16 as its uint16 encodings '<u2' (NumPy has no bfloat16)."""
 import numpy as np
 
 DTYPES = {
+    "float64": np.dtype("<f8"),
     "float32": np.dtype("<f4"),
     "float16": np.dtype("<f2"),
     "bfloat16": np.dtype("<u2"),
+    "float8_e4m3fn": np.dtype("u1"),
+    "float8_e5m2": np.dtype("u1"),
+    "float6_e2m3": np.dtype("u1"),
+    "float6_e3m2": np.dtype("u1"),
+    "float4_e2m1": np.dtype("u1"),
 }
 
 
@@ -70,3 +76,44 @@ def check_outputs(format_name, inputs, outputs):
         hint = "; return y.astype(y.dtype.newbyteorder('<'))"
     raise TypeError("the kernel returned dtype %s for %s; expected %s%s"
                     % (outputs.dtype, format_name, want, hint))
+
+
+# (exponent bits, mantissa bits, bias, the top exponent holds inf/NaN (IEEE),
+# NaN encodings of the magnitude) of the formats that travel as uint8.
+MINIFLOATS = {"float8_e4m3fn": (4, 3, 7, False, {0x7f}), "float8_e5m2": (5, 2, 15, True, set()),
+              "float6_e2m3": (2, 3, 1, False, set()), "float6_e3m2": (3, 2, 3, False, set()),
+              "float4_e2m1": (2, 1, 1, False, set())}
+
+
+def value_of(format_name, bits):
+    """The value (a Python float) of one element as the library sees it:
+    a float of float64/32/16, or an encoding (bfloat16 and the small
+    formats).  For messages: the library itself computes in exact arithmetic."""
+    if format_name in ("float64", "float32", "float16"):
+        return float(bits)
+    bits = int(bits)
+    if format_name == "bfloat16":
+        return float(from_bfloat16(np.array([bits], dtype=np.uint16))[0])
+    exponent_bits, mantissa_bits, bias, ieee, nans = MINIFLOATS[format_name]
+    width = 1 + exponent_bits + mantissa_bits
+    sign = -1.0 if bits >> (width - 1) & 1 else 1.0
+    magnitude = bits & ((1 << (width - 1)) - 1)
+    exponent, mantissa = magnitude >> mantissa_bits, magnitude & ((1 << mantissa_bits) - 1)
+    if magnitude in nans or (ieee and exponent == (1 << exponent_bits) - 1 and mantissa):
+        return float("nan")
+    if ieee and exponent == (1 << exponent_bits) - 1:
+        return sign * float("inf")
+    if exponent == 0:
+        return sign * mantissa * 2.0 ** (1 - bias - mantissa_bits)
+    return sign * (1 + mantissa / 2.0 ** mantissa_bits) * 2.0 ** (exponent - bias)
+
+
+def encoding_of(format_name, bits):
+    """The encoding of one element as an integer (floats by their bits)."""
+    if format_name == "float64":
+        return int(np.array([bits], dtype=np.float64).view(np.uint64)[0])
+    if format_name == "float32":
+        return int(np.array([bits], dtype=np.float32).view(np.uint32)[0])
+    if format_name == "float16":
+        return int(np.array([bits], dtype=np.float16).view(np.uint16)[0])
+    return int(bits)
