@@ -15,6 +15,7 @@ static const char help[] =
     "usage: gelu-acc compare A B --format FORMAT [--reference gelu|gelu_tanh]\n"
     "                        [--domain D | --inputs FILE] [--markdown | --json]\n"
     "                        [--fail-on-worse] [--max-worsened N]\n"
+    "                        [--name-a NAME] [--name-b NAME]\n"
     "                        [--oracle fast|mpfr] [--threads N] [--timeout SECONDS]\n"
     "\n"
     "Runs two kernels over the same inputs and says, input by input, which\n"
@@ -34,7 +35,8 @@ static const char help[] =
     "correctly rounded, faithful, < 2, [2, 4), [4, 16), [16, 256), >= 256 ulp,\n"
     "the worst regressions, the best improvements and the ranges of x where B is\n"
     "worse.  --markdown prints a table block for a pull request, --json every\n"
-    "figure (doc/compare.md).\n"
+    "figure (doc/compare.md).  --name-a and --name-b name the sides in reports\n"
+    "(default: A and B as given).\n"
     "--fail-on-worse exits 1 when any input got worse; --max-worsened N when more\n"
     "than N did.\n"
     "Exit status: 0 compared (and the gate passed), 1 the gate failed or a side\n"
@@ -161,6 +163,8 @@ int ga_cmd_compare(int argc, char **argv)
         { "markdown", no_argument, NULL, 'M' },
         { "fail-on-worse", no_argument, NULL, 'F' },
         { "max-worsened", required_argument, NULL, 'N' },
+        { "name-a", required_argument, NULL, 'a' },
+        { "name-b", required_argument, NULL, 'b' },
         { NULL, 0, NULL, 0 },
     };
     struct ga_cli_options o;
@@ -177,6 +181,8 @@ int ga_cmd_compare(int argc, char **argv)
         case 'i': job.kernel.inputs = optarg; break;
         case 'M': form = COMPARE_MARKDOWN; break;
         case 'F': g.fail_on_worse = true; break;
+        case 'a': job.name[0] = optarg; break;
+        case 'b': job.name[1] = optarg; break;
         case 'N':
             if (parse_max(optarg, &g) != 0)
                 return GA_EXIT_USAGE;

@@ -86,7 +86,7 @@ static int summarize(const struct ga_compare_job *job, struct ga_compare_done *d
             snprintf(why, len, "could not summarize side %s", side_name[s]);
             return GA_ENGINE_UNDECIDED;
         }
-        done->results[s].impl = job->spec[s];   /* the side as the user named it */
+        done->results[s].impl = job->name[s] ? job->name[s] : job->spec[s];
     }
     return side_failed(job, done, why, len);
 }

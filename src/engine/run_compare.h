@@ -13,6 +13,7 @@
 
 struct ga_compare_job {
     const char *spec[2];               /* A and B: NAME, plugin:LIB:SYMBOL, outputs:FILE */
+    const char *name[2];               /* the sides in reports; NULL: their specs */
     struct ga_kernel_request kernel;   /* format, reference, domain, inputs, plugin options */
     struct ga_sweep_options options;   /* oracle, threads, progress */
     /* called with a warning before the sweep starts (NULL: none wanted) */
