@@ -94,6 +94,7 @@ check "--fail-on-worse: exit 1 on a kernel mutated at one input" bash -c '
     st=0; "$0" compare outputs:"$1/a.raw" outputs:"$1/mutated.raw" --inputs "$1/in.raw" \
         --format bfloat16 --fail-on-worse > "$1/out" 2> "$1/err" || st=$?
     [ $st -eq 1 ] && grep -q "worsened 1, unchanged 65535" "$1/out" &&
+    grep -q "^    \[1, 1\]: 1 input worse$" "$1/out" &&
     grep -q "B is worse than A on 1 inputs (--fail-on-worse)" "$1/err" &&
     grep -q "x = 1 (0x3f80), exact 0.841344746: A 0.8398 (0x3f57) 0.3843 ulp, B 0.8438 (0x3f58) 0.6157 ulp" "$1/out"' \
     "$GELU_ACC" "$tmp"

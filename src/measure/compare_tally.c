@@ -25,10 +25,9 @@ struct ga_compare_chunk {
 struct chunk_tally {
     uint64_t same, tied, improved, worsened;
     uint64_t bucket[2][GA_BUCKET_COUNT];
-    size_t regression_count, improvement_count, range_count;
+    size_t regression_count, improvement_count;
     struct ga_compare_point regressions[GA_COMPARE_POINTS], improvements[GA_COMPARE_POINTS];
-    struct ga_compare_range ranges[GA_COMPARE_RANGES];
-    uint64_t ranges_total;
+    struct ga_compare_ranges ranges;
 };
 
 int ga_compare_tally_init(struct ga_compare_tally *t, const struct ga_format *f,
@@ -79,14 +78,15 @@ static bool range_before(const struct ga_compare_range *p, const struct ga_compa
     return p->worsened > q->worsened || (p->worsened == q->worsened && p->first < q->first);
 }
 
-static void keep_range(struct ga_compare_range *list, size_t *count, const struct ga_compare_range *r)
+static void keep_range(struct ga_compare_ranges *rs, const struct ga_compare_range *r)
 {
-    size_t i = *count;
+    struct ga_compare_range *list = rs->list;
+    size_t i = rs->count;
 
     if (i == GA_COMPARE_RANGES && !range_before(r, &list[i - 1]))
         return;
     if (i < GA_COMPARE_RANGES)
-        (*count)++;
+        rs->count++;
     else
         i--;
     while (i > 0 && range_before(r, &list[i - 1])) {
@@ -97,15 +97,15 @@ static void keep_range(struct ga_compare_range *list, size_t *count, const struc
 }
 
 /* A finished run: a range when B is worse somewhere in it. */
-static void close_run(struct ga_compare_range *list, size_t *count, uint64_t *total,
-                      const struct run *r)
+static void close_run(struct ga_compare_ranges *rs, const struct run *r)
 {
     struct ga_compare_range range = { r->first, r->last, r->worsened, r->lo, r->hi };
 
     if (r->worsened == 0)
         return;
-    (*total)++;
-    keep_range(list, count, &range);
+    rs->total++;
+    rs->worsened += r->worsened;
+    keep_range(rs, &range);
 }
 
 /* Input i (x) of the domain, where B is worse, joins run r. */
@@ -157,7 +157,7 @@ static void break_run(struct chunk_tally *c, struct ga_compare_chunk *ends, stru
         ends->broken = true;
         ends->head = *open;
     } else {
-        close_run(c->ranges, &c->range_count, &c->ranges_total, open);
+        close_run(&c->ranges, open);
     }
     memset(open, 0, sizeof *open);
 }
@@ -233,9 +233,10 @@ static void add_chunk(struct ga_compare_tally *t, const struct chunk_tally *c)
         keep_point(t->regressions, &t->regression_count, &c->regressions[i]);
     for (size_t i = 0; i < c->improvement_count; i++)
         keep_point(t->improvements, &t->improvement_count, &c->improvements[i]);
-    for (size_t i = 0; i < c->range_count; i++)
-        keep_range(t->ranges, &t->range_count, &c->ranges[i]);
-    t->ranges_total += c->ranges_total;
+    for (size_t i = 0; i < c->ranges.count; i++)
+        keep_range(&t->ranges, &c->ranges.list[i]);
+    t->ranges.total += c->ranges.total;
+    t->ranges.worsened += c->ranges.worsened;
 }
 
 void ga_compare_tally_observe(void *ctx, const struct ga_sweep_chunk_view *v)
@@ -285,13 +286,13 @@ static int refine_point(const struct ga_compare_tally *t, struct ga_compare_poin
 static void join_into(struct ga_compare_tally *t, struct run *open, const struct run *b)
 {
     if (open->worsened > 0 && b->worsened > 0 && open->trail + b->lead >= GA_COMPARE_GAP) {
-        close_run(t->ranges, &t->range_count, &t->ranges_total, open);
+        close_run(&t->ranges, open);
         *open = *b;
         return;
     }
     *open = join_runs(t->format, open, b);
     if (open->worsened > 0 && open->trail >= GA_COMPARE_GAP) {
-        close_run(t->ranges, &t->range_count, &t->ranges_total, open);
+        close_run(&t->ranges, open);
         memset(open, 0, sizeof *open);
     }
 }
@@ -306,16 +307,16 @@ int ga_compare_tally_finish(struct ga_compare_tally *t)
         if (!c->seen)
             return -1;
         if (k > 0 && ga_sign(f, c->first_x) != ga_sign(f, t->chunks[k - 1].last_x)) {
-            close_run(t->ranges, &t->range_count, &t->ranges_total, &open);
+            close_run(&t->ranges, &open);
             memset(&open, 0, sizeof open);
         }
         join_into(t, &open, &c->head);
         if (c->broken) {
-            close_run(t->ranges, &t->range_count, &t->ranges_total, &open);
+            close_run(&t->ranges, &open);
             open = c->tail;
         }
     }
-    close_run(t->ranges, &t->range_count, &t->ranges_total, &open);
+    close_run(&t->ranges, &open);
     for (size_t i = 0; i < t->regression_count; i++)
         if (refine_point(t, &t->regressions[i]) != 0)
             return -1;

@@ -40,6 +40,14 @@ struct ga_compare_range {
     ga_bits lo, hi;              /* its worsened inputs' least and greatest x */
 };
 
+/* The ranges found: the largest listed, all counted. */
+struct ga_compare_ranges {
+    size_t count;
+    struct ga_compare_range list[GA_COMPARE_RANGES];  /* most worsened first */
+    uint64_t total;              /* every range, listed or not */
+    uint64_t worsened;           /* the worsened inputs of every range */
+};
+
 struct ga_compare_tally {
     const struct ga_format *format;
     struct ga_format_layout layout;
@@ -49,9 +57,7 @@ struct ga_compare_tally {
     size_t regression_count, improvement_count;
     struct ga_compare_point regressions[GA_COMPARE_POINTS];   /* worst first */
     struct ga_compare_point improvements[GA_COMPARE_POINTS];  /* best first */
-    size_t range_count;
-    struct ga_compare_range ranges[GA_COMPARE_RANGES];        /* most worsened first */
-    uint64_t ranges_total;       /* every range, listed or not */
+    struct ga_compare_ranges ranges;
     struct ga_compare_chunk *chunks;  /* the ranges open at each chunk's ends */
     uint64_t chunk_count;
 };

@@ -110,22 +110,23 @@ static void text_points(FILE *out, const struct ga_format *f, const char *title,
 static void text_ranges(FILE *out, const struct ga_compare_tally *t)
 {
     const struct ga_format *f = t->format;
+    const struct ga_compare_ranges *rs = &t->ranges;
     uint64_t listed = 0;
     char lo[GA_TEXT_LEN], hi[GA_TEXT_LEN];
 
-    if (t->ranges_total == 0)
+    if (rs->total == 0)
         return;
     fprintf(out, "\n  ranges of x where B is worse (%" PRIu64 " range%s, most worsened inputs "
-            "first):\n", t->ranges_total, t->ranges_total == 1 ? "" : "s");
-    for (size_t i = 0; i < t->range_count; i++) {
-        fprintf(out, "    [%s, %s]: %" PRIu64 " input%s worse\n", ga_text_value(f, t->ranges[i].lo, lo),
-                ga_text_value(f, t->ranges[i].hi, hi), t->ranges[i].worsened,
-                t->ranges[i].worsened == 1 ? "" : "s");
-        listed += t->ranges[i].worsened;
+            "first):\n", rs->total, rs->total == 1 ? "" : "s");
+    for (size_t i = 0; i < rs->count; i++) {
+        fprintf(out, "    [%s, %s]: %" PRIu64 " input%s worse\n", ga_text_value(f, rs->list[i].lo, lo),
+                ga_text_value(f, rs->list[i].hi, hi), rs->list[i].worsened,
+                rs->list[i].worsened == 1 ? "" : "s");
+        listed += rs->list[i].worsened;
     }
-    if (t->ranges_total > t->range_count)
+    if (rs->total > rs->count)
         fprintf(out, "    and %" PRIu64 " more ranges with %" PRIu64 " worsened inputs\n",
-                t->ranges_total - t->range_count, t->worsened - listed);
+                rs->total - rs->count, rs->worsened - listed);
 }
 
 int ga_compare_write_text(FILE *out, const struct ga_result r[2], const struct ga_compare_tally *t)
@@ -276,20 +277,22 @@ static void json_buckets(FILE *out, const struct ga_compare_tally *t, int side)
 
 static void json_ranges(FILE *out, const struct ga_compare_tally *t)
 {
+    const struct ga_compare_ranges *rs = &t->ranges;
     char lo[GA_BITS_TEXT_LEN], hi[GA_BITS_TEXT_LEN];
     uint64_t listed = 0;
 
-    fprintf(out, "  \"worse_ranges\": {\"total\": %" PRIu64 ", \"listed\": [", t->ranges_total);
-    for (size_t i = 0; i < t->range_count; i++) {
-        ga_format_bits(t->format, t->ranges[i].lo, lo);
-        ga_format_bits(t->format, t->ranges[i].hi, hi);
+    fprintf(out, "  \"worse_ranges\": {\"total\": %" PRIu64 ", \"worsened\": %" PRIu64
+            ", \"listed\": [", rs->total, rs->worsened);
+    for (size_t i = 0; i < rs->count; i++) {
+        ga_format_bits(t->format, rs->list[i].lo, lo);
+        ga_format_bits(t->format, rs->list[i].hi, hi);
         fprintf(out, "%s\n    {\"lo\": \"%s\", \"hi\": \"%s\", \"worsened\": %" PRIu64
                 ", \"first_index\": %" PRIu64 ", \"last_index\": %" PRIu64 "}", i ? "," : "", lo,
-                hi, t->ranges[i].worsened, t->ranges[i].first, t->ranges[i].last);
-        listed += t->ranges[i].worsened;
+                hi, rs->list[i].worsened, rs->list[i].first, rs->list[i].last);
+        listed += rs->list[i].worsened;
     }
-    fprintf(out, "%s], \"unlisted_worsened\": %" PRIu64 "},\n", t->range_count ? "\n  " : "",
-            t->worsened - listed);
+    fprintf(out, "%s], \"unlisted_worsened\": %" PRIu64 "},\n", rs->count ? "\n  " : "",
+            rs->worsened - listed);
 }
 
 int ga_compare_write_json(FILE *out, const struct ga_result r[2], const struct ga_compare_tally *t)
