@@ -135,6 +135,30 @@ check "a bad domain" refused "domain" erf erf_torch_bf16 --format bfloat16 --dom
 check "--max-worsened takes a count" refused "--max-worsened takes a count" \
     erf erf --format bfloat16 --max-worsened -1
 
+# Snapshots: sweep --save-outputs, then the snapshot as side A.
+check "sweep --save-outputs: the outputs compare_dump writes, as .npy and raw" bash -c '
+    "$0" sweep --impl erf --format bfloat16 --save-outputs "$1/snap.npy" > /dev/null &&
+    "$0" sweep --impl erf --format bfloat16 --save-outputs "$1/snap.raw" > /dev/null &&
+    cmp "$1/snap.raw" "$1/a.raw" && "$0" inputs --format bfloat16 -o "$1/in.npy" &&
+    "$0" grade --format bfloat16 --inputs "$1/in.npy" --outputs "$1/snap.npy" | grep -q "65536: correctly rounded 99.502 %"' \
+    "$GELU_ACC" "$tmp"
+check "a snapshot as side A: the figures of the kernel it recorded" bash -c '
+    figures() { sed "/\"sides\"/,\$d" | tail -n +3; }
+    "$0" compare erf erf_torch_bf16 --format bfloat16 --json | figures > "$1/direct" &&
+    "$0" compare outputs:"$1/snap.npy" erf_torch_bf16 --inputs "$1/in.npy" --format bfloat16 \
+        --json | figures > "$1/snapped" &&
+    grep -q "\"worsened\": 1013" "$1/direct" && diff "$1/direct" "$1/snapped"' "$GELU_ACC" "$tmp"
+check "--save-outputs refuses more than 2^26 inputs, shards and --input-format" bash -c '
+    st=0; "$0" sweep --impl erf --format float32 --domain all --save-outputs "$1/big.raw" \
+        2> "$1/err" || st=$?
+    [ $st -eq 2 ] && grep -q "at most 2^26 inputs" "$1/err" && [ ! -e "$1/big.raw" ] &&
+    st=0; "$0" sweep --impl erf --format bfloat16 --shard 1/2 --partial "$1/p" \
+        --save-outputs "$1/s.raw" 2> "$1/err" || st=$?
+    [ $st -eq 2 ] && grep -q "not with --shard" "$1/err" && [ ! -e "$1/s.raw" ] &&
+    st=0; "$0" sweep --format float8_e4m3fn --input-format bfloat16 --save-outputs "$1/s.raw" \
+        2> "$1/err" || st=$?
+    [ $st -eq 2 ] && grep -q "not with --input-format" "$1/err"' "$GELU_ACC" "$tmp"
+
 if [ -d "$plugins" ]; then
     check "a side that crashes: exit 1, its inputs named, nothing printed" bash -c '
         st=0; "$0" compare erf "$1/crashing.so:crashing_gelu_f32" --format float32 \
