@@ -135,6 +135,14 @@ check "a bad domain" refused "domain" erf erf_torch_bf16 --format bfloat16 --dom
 check "--max-worsened takes a count" refused "--max-worsened takes a count" \
     erf erf --format bfloat16 --max-worsened -1
 
+check "float32: the same bytes for 1, 2 and 3 threads (ranges across chunks included)" bash -c '
+    for t in 1 2 3; do
+        "$0" compare erf tanh_factored --format float32 --domain stride:4096 --threads $t \
+            --json > "$1/threads$t" || exit 1
+    done
+    grep -q "\"total\": [1-9]" "$1/threads1" &&
+    cmp "$1/threads1" "$1/threads2" && cmp "$1/threads1" "$1/threads3"' "$GELU_ACC" "$tmp"
+
 # Snapshots: sweep --save-outputs, then the snapshot as side A.
 check "sweep --save-outputs: the outputs compare_dump writes, as .npy and raw" bash -c '
     "$0" sweep --impl erf --format bfloat16 --save-outputs "$1/snap.npy" > /dev/null &&
