@@ -2,8 +2,10 @@
 bfloat16 input: from the two sides' outputs (raw little-endian files in
 encoding order) and MPFR's exact values ('gelu-acc truth --all --exact
 --oracle mpfr'), in exact rational arithmetic, without the comparison's code.
-Prints the figures as lines 'improved N', 'worsened N', 'unchanged N' and
-'a BUCKET N', 'b BUCKET N' for the JSON keys of the bucket rows.
+Prints the figures as lines 'improved N', 'worsened N', 'unchanged N',
+'a BUCKET N', 'b BUCKET N' for the JSON keys of the bucket rows, 'ranges N'
+and 'ranges_worsened N' for the ranges where B is worse, and 'range FIRST
+LAST WORSENED' (domain indices) for the ten compare lists.
 
 usage: compare_recount.py TRUTH_FILE A_OUTPUTS B_OUTPUTS
 """
@@ -127,6 +129,32 @@ def verdict(a, b, f, r):
     return "unchanged"
 
 
+GAP = 32    # inputs not worse that end a range (doc/compare.md, "What it prints")
+
+
+def ranges(verdicts):
+    """The ranges where B is worse, in encoding order: (first, last, worsened)
+    runs of one sign, no improved or NaN input, fewer than GAP inputs not
+    worse in a row between worsened ones."""
+    found, run, gap = [], None, 0
+    for x, v in enumerate(verdicts):
+        breaks = v == "improved" or is_nan(x) or (x > 0 and negative(x) != negative(x - 1))
+        if breaks or (run and v != "worsened" and gap + 1 >= GAP):
+            if run:
+                found.append(tuple(run))
+            run, gap = None, 0
+            if breaks:
+                continue
+        if v == "worsened":
+            run = [run[0] if run else x, x, (run[2] if run else 0) + 1]
+            gap = 0
+        elif run:
+            gap += 1
+    if run:
+        found.append(tuple(run))
+    return found
+
+
 def main():
     truth = {}
     for line in open(sys.argv[1]):
@@ -134,14 +162,20 @@ def main():
         truth[int(x, 16)] = (int(r, 16), exact_of(exact))
     a = struct.unpack("<65536H", open(sys.argv[2], "rb").read())
     b = struct.unpack("<65536H", open(sys.argv[3], "rb").read())
-    counts = {}
+    counts, verdicts = {}, []
     for x in range(65536):
         r, f = truth[x]
-        for key in (verdict(a[x], b[x], f, r), "a " + bucket(a[x], f, r),
-                    "b " + bucket(b[x], f, r)):
+        verdicts.append(verdict(a[x], b[x], f, r))
+        for key in (verdicts[-1], "a " + bucket(a[x], f, r), "b " + bucket(b[x], f, r)):
             counts[key] = counts.get(key, 0) + 1
+    found = ranges(verdicts)
+    counts["ranges"] = len(found)
+    counts["ranges_worsened"] = sum(r[2] for r in found)
     for key in sorted(counts):
         print(key, counts[key])
+    # the ten with the most worsened inputs, the first in the domain first
+    for first, last, worsened in sorted(found, key=lambda r: (-r[2], r[0]))[:10]:
+        print("range", first, last, worsened)
 
 
 main()

@@ -29,6 +29,10 @@ for k in ("improved", "worsened", "unchanged"):
 for side in "ab":
     for k, v in d["buckets"][side].items():
         print(side, k, v["inputs"])
+print("ranges", d["worse_ranges"]["total"])
+print("ranges_worsened", d["worse_ranges"]["worsened"])
+for r in d["worse_ranges"]["listed"]:
+    print("range", r["first_index"], r["last_index"], r["worsened"])
 total = [sum(v["percent"] * 1000 for v in d["buckets"][s].values()) for s in "ab"]
 assert [round(t) for t in total] == [100000, 100000], total
 ' | sort
@@ -48,7 +52,7 @@ check "MPFR's truth of every bfloat16 input" \
     bash -c '"$0" truth --format bfloat16 --all --exact --oracle mpfr > "$1/truth"' "$GELU_ACC" "$tmp"
 for pair in "erf erf_torch_bf16" "erf_dnnl erf_torch_bf16" "erf_torch_bf16 erf"; do
     set -- $pair
-    check "compare $1 $2: counts and buckets recounted from the outputs and MPFR" \
+    check "compare $1 $2: counts, buckets and ranges recounted from the outputs and MPFR" \
         diff <(figures "$1" "$2") <(recount "$1" "$2")
 done
 both_ways() {
