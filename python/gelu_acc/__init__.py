@@ -5,11 +5,12 @@
     dx = gelu_acc.golden_backward(x, dy)                     # RN(dy * gelu'(x))
     err = gelu_acc.ulp_error(my_gelu(x), x)                  # float64 ulp errors
     gelu_acc.assert_accuracy(fn, "bfloat16", max_ulp=1, max_flushed=0)
+    figures = gelu_acc.compare(old_fn, new_fn, "bfloat16")  # input by input, + Markdown
 
 golden, golden_backward, ulp_error, assert_gelu_close and assert_accuracy
 (with inline bounds, or a baseline file without update=) call libgelu-acc
 in-process through ctypes: no subprocess, no file (library.py says where
-the library is found).  grade, inputs and assert_accuracy(update=True)
+the library is found).  grade, compare, inputs and assert_accuracy(update=True)
 still run the gelu-acc program (``program`` argument, $GELU_ACC or
 $PATH): its failures raise UsageError (exit 2), AccuracyRegression (exit 1
 from check), OracleCapError (exit 3) or GeluAccError.
@@ -37,8 +38,9 @@ from .program import find_program, run
 from .truth import golden, golden_backward, ulp_error
 
 __version__ = "0.1.0"
-__all__ = ["golden", "golden_backward", "ulp_error", "assert_gelu_close", "library_version", "library_path",
-           "LibraryError", "LibraryNotFound", "grade", "assert_accuracy", "inputs", "to_bfloat16", "from_bfloat16", "find_program",
+__all__ = ["golden", "golden_backward", "ulp_error", "assert_gelu_close", "compare",
+           "library_version", "library_path", "LibraryError", "LibraryNotFound", "grade",
+           "assert_accuracy", "inputs", "to_bfloat16", "from_bfloat16", "find_program",
            "DTYPES", "GeluAccError", "UsageError", "AccuracyRegression", "OracleCapError",
            "ProgramNotFound"]
 
@@ -109,6 +111,33 @@ def grade(fn, format_name, domain=None, reference="gelu", name=None, program=Non
                              "--name", name or _kernel_name(fn), "--json"]
                    + _options(threads, oracle))
     return json.loads(text)[0]
+
+
+def compare(fn_a, fn_b, format_name, domain=None, reference="gelu", names=None, program=None,
+            workdir=None, batch=None, threads=None, oracle=None):
+    """Runs fn_a and fn_b on the same inputs of ``domain`` and returns
+    'gelu-acc compare's JSON figures as a dict (doc/compare.md): improved,
+    worsened, unchanged, buckets of each side, regressions, improvements,
+    worse_ranges, sides; and under "markdown" the block to paste into a pull
+    request.  ``names`` (a pair) names the sides, default the functions'
+    names; the other arguments as for grade()."""
+    dtype_for(format_name)
+    program = find_program(program)
+    names = names or (_kernel_name(fn_a), _kernel_name(fn_b))
+    with tempfile.TemporaryDirectory(prefix="gelu-acc-") as tmp:
+        folder = tmp if workdir is None else os.fspath(workdir)
+        inputs_path = os.path.join(folder, "inputs-%s.npy" % format_name)
+        outputs = [os.path.join(folder, "outputs-%s-%s.npy" % (side, format_name))
+                   for side in "ab"]
+        _write_inputs(program, inputs_path, format_name, domain)
+        for fn, path in zip((fn_a, fn_b), outputs):
+            _compute(fn, format_name, inputs_path, path, batch)
+        args = ["compare", "outputs:" + outputs[0], "outputs:" + outputs[1], "--inputs",
+                inputs_path, "--format", format_name, "--reference", reference,
+                "--name-a", names[0], "--name-b", names[1]] + _options(threads, oracle)
+        figures = json.loads(run(program, args + ["--json"]))
+        figures["markdown"] = run(program, args + ["--markdown"])
+    return figures
 
 
 def assert_accuracy(fn, format_name, baseline=None, section=None, domain=None, update=False,

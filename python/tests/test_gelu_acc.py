@@ -122,6 +122,24 @@ class Grade(unittest.TestCase):
         self.assertEqual(calls, [10000] * 6 + [5536])
         self.assertEqual(report["correctly_rounded"], 65536)
 
+    def test_compare_counts_the_one_input_changed(self):
+        table = truth_table("bfloat16")
+        good = table_kernel(table, np.uint16, np.uint16)
+        def worse(x):
+            y = good(x).copy()
+            y[x == 0x3f80] += 1     # x = 1: one encoding away from the truth
+            return y
+        figures = gelu_acc.compare(good, worse, "bfloat16")
+        self.assertEqual((figures["improved"], figures["worsened"], figures["unchanged"]),
+                         (0, 1, 65535))
+        self.assertEqual(figures["buckets"]["a"]["correctly_rounded"]["inputs"], 65536)
+        self.assertEqual(figures["buckets"]["b"]["correctly_rounded"]["inputs"], 65535)
+        self.assertEqual(figures["regressions"][0]["input"], "0x3f80")
+        self.assertEqual((figures["a"], figures["b"]), ("kernel", "worse"))
+        self.assertIn("`worse` (B)", figures["markdown"].splitlines()[0])
+        back = gelu_acc.compare(worse, good, "bfloat16", names=("before", "after"))
+        self.assertEqual((back["improved"], back["worsened"]), (1, 0))
+
     def test_wrong_dtype_is_refused_with_the_helper_named(self):
         f32 = lambda bits: gelu_acc.from_bfloat16(bits)
         with self.assertRaisesRegex(TypeError, "to_bfloat16"):

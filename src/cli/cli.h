@@ -36,6 +36,7 @@ int ga_cmd_sweep_backward(int argc, char **argv);  /* sweep --backward */
 int ga_cmd_report(int argc, char **argv);
 int ga_cmd_inputs(int argc, char **argv);
 int ga_cmd_grade(int argc, char **argv);
+int ga_cmd_compare(int argc, char **argv);
 int ga_cmd_grade_backward(int argc, char **argv);  /* grade --backward */
 int ga_cmd_check(int argc, char **argv);
 int ga_cmd_facts(int argc, char **argv);

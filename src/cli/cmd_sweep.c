@@ -18,6 +18,7 @@ static const char help[] =
     "                      [--oracle fast|mpfr] [--threads N] [--timeout SECONDS]\n"
     "                      [--max-failures K] [--shard K/N --partial FILE]\n"
     "                      [--checkpoint FILE [--checkpoint-interval SECONDS]]\n"
+    "                      [--save-outputs FILE]\n"
     "       gelu-acc sweep --format float8_e4m3fn|float8_e5m2 --input-format WIDE\n"
     "                      [--domain D]\n"
     "\n"
@@ -50,6 +51,10 @@ static const char help[] =
     "--checkpoint FILE saves the state to FILE every --checkpoint-interval seconds\n"
     "(default 10) and at the end; the same command run again resumes from it and\n"
     "prints the same bytes.  A checkpoint of another command is refused.\n"
+    "--save-outputs FILE also writes the kernel's outputs over the domain, in\n"
+    "domain order (.npy when FILE ends so, else raw): with the domain's inputs\n"
+    "('gelu-acc inputs') a snapshot that 'compare' and 'check' read as\n"
+    "outputs:FILE; at most 2^26 inputs, one process (doc/compare.md, \"Snapshots\").\n"
     "--input-format WIDE measures GELU fused with a cast: every encoding of WIDE\n"
     "(bfloat16, float16; float32 needs --domain) through float32 GELU converted\n"
     "once into the float8 FORMAT (models erf_satfinite, erf_overflow_nan,\n"
@@ -141,6 +146,7 @@ int ga_cmd_sweep(int argc, char **argv)
         { "max-failures", required_argument, NULL, 'm' },
         GA_CLI_OPTION_FORMAT,
         { "input-format", required_argument, NULL, 'W' },
+        { "save-outputs", required_argument, NULL, 'S' },
         GA_CLI_OPTION_REFERENCE,
         GA_CLI_OPTION_DOMAIN,
         GA_CLI_OPTION_ORACLE,
@@ -171,6 +177,7 @@ int ga_cmd_sweep(int argc, char **argv)
             }
             break;
         case 'W': input_format = optarg; break;
+        case 'S': job.save_outputs = optarg; break;
         default:
             if ((status = ga_cli_option(&o, opt, optarg)) != GA_CLI_GO_ON)
                 return status;
@@ -178,6 +185,10 @@ int ga_cmd_sweep(int argc, char **argv)
     }
     if (ga_cli_no_operands(&o, argc, argv) != 0 || !(f = ga_cli_format(o.format)))
         return GA_EXIT_USAGE;
+    if (input_format && job.save_outputs) {
+        ga_cli_error("sweep: --save-outputs keeps one kernel's outputs: not with --input-format");
+        return GA_EXIT_USAGE;
+    }
     if (input_format)
         return sweep_cast(&o, f, input_format);
     if (consistent(&o, job.options.max_failures) != 0 || ga_cli_share(&o) != 0)

@@ -20,6 +20,7 @@ static const struct command {
     { "report", ga_cmd_report, "error tables of the whole catalogue, per format", 1 },
     { "inputs", ga_cmd_inputs, "write an input set for kernels run elsewhere", 0 },
     { "grade", ga_cmd_grade, "measure outputs computed elsewhere (GPU, PyTorch, JAX)", 0 },
+    { "compare", ga_cmd_compare, "compare two kernels input by input (improved, worsened)", 0 },
     { "check", ga_cmd_check, "regression-test kernels against a baseline file", 0 },
     { "facts", ga_cmd_facts, "facts about GELU (minimum, gaps, -0 thresholds), computed with MPFR", 0 },
 };

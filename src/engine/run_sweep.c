@@ -58,13 +58,13 @@ static int start(const struct ga_sweep_job *job, struct ga_sweep_done *done, cha
 }
 
 /* The state's chunks not measured yet. */
-static int measure(const struct ga_sweep_job *job, struct ga_sweep_done *done, char *why,
-                   size_t len)
+static int measure(const struct ga_sweep_job *job, struct ga_sweep_done *done,
+                   const struct ga_sweep_options *options, char *why, size_t len)
 {
     struct ga_kernel *k = &done->kernel;
     struct checkpoint_ctx ctx = { job->share.checkpoint, why, len };
     ga_bits input = 0;
-    int status = ga_partial_run(done->state, &k->domain, &k->measurement, &job->options,
+    int status = ga_partial_run(done->state, &k->domain, &k->measurement, options,
                                 ctx.path ? save_checkpoint : NULL, &ctx, job->share.interval_s,
                                 &input);
 
@@ -72,6 +72,37 @@ static int measure(const struct ga_sweep_job *job, struct ga_sweep_done *done, c
         return GA_ENGINE_BAD_INPUT;
     return ga_engine_sweep_status(status, job->kernel.format, &k->domain, &k->measurement, 1,
                                   input, why, len);
+}
+
+/* measure() keeping the outputs, written to job->save_outputs when the
+ * kernel ran on every input; the whole domain in one process only. */
+static int measure_saving(const struct ga_sweep_job *job, struct ga_sweep_done *done, char *why,
+                          size_t len)
+{
+    struct ga_sweep_options options = job->options;
+    struct ga_outputs_snapshot snapshot;
+    struct ga_io_error io;
+    int status = GA_ENGINE_BAD_INPUT;
+
+    if (job->share.shards > 1 || job->share.partial || job->share.checkpoint
+        || ga_ranks_count() > 1 || job->options.max_failures > 0) {
+        snprintf(why, len, "--save-outputs writes the outputs of the whole domain from one "
+                 "process: not with --shard, --partial, --checkpoint, --max-failures or mpirun");
+        return GA_ENGINE_BAD_INPUT;
+    }
+    if (ga_outputs_snapshot_init(&snapshot, job->kernel.format, done->kernel.domain.size, why,
+                                 len) != 0)
+        return GA_ENGINE_BAD_INPUT;
+    options.observe = ga_outputs_snapshot_observe;
+    options.observe_ctx = &snapshot;
+    status = measure(job, done, &options, why, len);
+    if (status == GA_ENGINE_OK && !done->state->m.failed
+        && ga_outputs_snapshot_write(&snapshot, job->save_outputs, &io) != GA_IO_OK) {
+        snprintf(why, len, "--save-outputs: %s", io.message);
+        status = GA_ENGINE_BAD_INPUT;
+    }
+    ga_outputs_snapshot_free(&snapshot);
+    return status;
 }
 
 int ga_run_sweep(const struct ga_sweep_job *job, struct ga_sweep_done *done, char *why, size_t len)
@@ -93,7 +124,8 @@ int ga_run_sweep(const struct ga_sweep_job *job, struct ga_sweep_done *done, cha
     }
     done->kernel.measurement.want_shape = true;
     if ((status = start(job, done, why, len)) == GA_ENGINE_OK)
-        status = measure(job, done, why, len);
+        status = job->save_outputs ? measure_saving(job, done, why, len)
+                                   : measure(job, done, &job->options, why, len);
     if (status == GA_ENGINE_OK
         && ga_run_merge_ranks(&ga_partial_run_kind, (void **)&done->state, why, len) != 0)
         status = GA_ENGINE_UNDECIDED;

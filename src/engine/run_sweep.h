@@ -7,6 +7,7 @@
 
 #include "engine/engine.h"
 #include "measure/kernel_spec.h"
+#include "measure/outputs_snapshot.h"
 #include "state/partial.h"
 #include "state/run.h"
 
@@ -16,6 +17,9 @@ struct ga_sweep_job {
     struct ga_run_share share;         /* shard, partial, checkpoint (ga_run_share_init) */
     /* called with a warning before the sweep starts (NULL: none wanted) */
     void (*warn)(const char *message);
+    /* write the kernel's outputs over the whole domain there
+     * (measure/outputs_snapshot.h); one process, no share (NULL: none) */
+    const char *save_outputs;
 };
 
 struct ga_sweep_done {

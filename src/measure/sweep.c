@@ -315,6 +315,26 @@ static void chunk_edges(struct sweep_ctx *s, struct thread_state *t, size_t j, u
     }
 }
 
+/* The chunk's inputs, truths and outputs to the observer, when every
+ * measurement has its outputs. */
+static void chunk_observe(struct sweep_ctx *s, const struct thread_state *t, uint64_t start,
+                          size_t n)
+{
+    struct ga_sweep_chunk_view v = { .start = start, .n = n };
+
+    if (!s->o->observe || s->count == 0)
+        return;
+    for (size_t j = 0; j < s->count; j++)
+        if (t->out[j].state != CHUNK_MEASURED)
+            return;
+    v.count = s->count < GA_SWEEP_OBSERVED ? s->count : GA_SWEEP_OBSERVED;
+    v.x = t->buf->inputs;
+    v.truth = t->buf->truth[s->m[0].reference];
+    for (size_t j = 0; j < v.count; j++)
+        v.y[j] = t->out[j].outputs;
+    s->o->observe(s->o->observe_ctx, &v);
+}
+
 /* One chunk, every measurement.  Without a cap each measurement's outputs
  * are accounted at once (while in cache); with one, after the chunks
  * before have decided whether this one still counts. */
@@ -354,6 +374,7 @@ static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, ui
     if (!s->cap) {
         for (size_t j = 0; j < s->count; j++)
             chunk_edges(s, t, j, c, n);
+        chunk_observe(s, t, start, n);
         return;
     }
     ga_failure_cap_ran(s->cap, k, t->failed);

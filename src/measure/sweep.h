@@ -73,6 +73,18 @@ struct ga_measurement {
     struct ga_failure_record failures[GA_FAILURES_KEPT];
 };
 
+/* One chunk as an observer sees it (ga_sweep_options.observe): the inputs
+ * [start, start + n) of the domain, the truth of the first measurement's
+ * reference, and the outputs of the first `count` measurements. */
+#define GA_SWEEP_OBSERVED 2
+struct ga_sweep_chunk_view {
+    uint64_t start;
+    size_t n, count;
+    const ga_bits *x;
+    const struct ga_truth *truth;
+    const ga_bits *y[GA_SWEEP_OBSERVED];
+};
+
 struct ga_sweep_options {
     enum ga_oracle oracle;
     int threads;                        /* 0: OpenMP's default */
@@ -86,6 +98,10 @@ struct ga_sweep_options {
     /* Only chunks [first_chunk, end_chunk) of the domain (a shard, a slice
      * between checkpoints); end_chunk 0: to the last chunk. */
     uint64_t first_chunk, end_chunk;
+    /* Called with every chunk that every measurement ran on without failing,
+     * from any thread, in any order (NULL: none); not with max_failures. */
+    void (*observe)(void *ctx, const struct ga_sweep_chunk_view *v);
+    void *observe_ctx;
 };
 
 enum ga_sweep_status {

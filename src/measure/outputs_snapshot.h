@@ -1,0 +1,40 @@
+/* A kernel's outputs over its domain, kept as a sweep runs it
+ * (ga_sweep_options.observe) and written in domain order as a .npy or raw
+ * file (sweep --save-outputs, doc/compare.md "Snapshots"): with the
+ * domain's inputs ('gelu-acc inputs') it is an outputs: side that 'compare'
+ * and 'check' read.  Held in memory, so domains are bounded: every input of
+ * a format of 16 bits or fewer, float32 domains up to 2^26 inputs. */
+#ifndef GA_OUTPUTS_SNAPSHOT_H
+#define GA_OUTPUTS_SNAPSHOT_H
+
+#include <stdint.h>
+
+#include "io/io_error.h"
+#include "measure/sweep.h"
+
+#define GA_SNAPSHOT_MAX_INPUTS ((uint64_t)1 << 26)
+
+struct ga_outputs_snapshot {
+    const struct ga_format *format;
+    uint64_t size, filled;       /* inputs of the domain, outputs received */
+    ga_bits *y;
+};
+
+/* 0; or -1, with a message, for a domain above GA_SNAPSHOT_MAX_INPUTS or
+ * out of memory. */
+int ga_outputs_snapshot_init(struct ga_outputs_snapshot *s, const struct ga_format *f,
+                             uint64_t size, char *why, size_t len);
+
+/* The observer of the sweep of the kernel (ctx: the snapshot); the
+ * kernel's outputs are the view's first. */
+void ga_outputs_snapshot_observe(void *ctx, const struct ga_sweep_chunk_view *v);
+
+/* Write the file (.npy when its name ends so, else raw), atomically; an
+ * existing file is replaced.  GA_IO_BAD_SPEC when some chunk's outputs
+ * never came (its batch failed). */
+enum ga_io_status ga_outputs_snapshot_write(const struct ga_outputs_snapshot *s, const char *path,
+                                            struct ga_io_error *err);
+
+void ga_outputs_snapshot_free(struct ga_outputs_snapshot *s);
+
+#endif

@@ -1,0 +1,189 @@
+#!/bin/bash
+# gelu-acc compare end to end: the bfloat16 table and counts, recounted
+# independently (tests/compare_recount.py: the sides' outputs from
+# tests/compare_dump, MPFR's exact values from 'gelu-acc truth'); Markdown
+# tables of a constant width; --fail-on-worse and --max-worsened on a kernel
+# mutated at one input; outputs: sides; bad input refused with nothing
+# printed.
+. "${top_srcdir:-.}/tests/tap.sh"
+src=${top_srcdir:-.}
+dump=${abs_top_builddir:-.}/tests/compare_dump
+plugins=$GELU_ACC_PLUGIN_DIR
+
+check "compare prints the bucket table and the counts" bash -c '
+    "$0" compare erf erf_torch_bf16 --format bfloat16 > "$1/text" &&
+    grep -q "^compare A = erf, B = erf_torch_bf16 on bfloat16" "$1/text" &&
+    grep -q "input by input: B improved [0-9]*, worsened [0-9]*, unchanged" "$1/text" &&
+    grep -q "^  correctly rounded  *65210  *99.503  *64227  *98.003$" "$1/text" &&
+    grep -q "^  total  *65536  *100.000  *65536  *100.000$" "$1/text" &&
+    grep -q "worst regressions (B worse than A)" "$1/text" &&
+    grep -q "ranges of x where B is worse" "$1/text"' "$GELU_ACC" "$tmp"
+
+# The figures compare prints as JSON, as lines the recount prints too.
+figures() {
+    "$GELU_ACC" compare "$1" "$2" --format bfloat16 --json | "$PYTHON" -c '
+import json, sys
+d = json.load(sys.stdin)
+for k in ("improved", "worsened", "unchanged"):
+    print(k, d[k])
+for side in "ab":
+    for k, v in d["buckets"][side].items():
+        print(side, k, v["inputs"])
+print("ranges", d["worse_ranges"]["total"])
+print("ranges_worsened", d["worse_ranges"]["worsened"])
+for r in d["worse_ranges"]["listed"]:
+    print("range", r["first_index"], r["last_index"], r["worsened"])
+total = [sum(v["percent"] * 1000 for v in d["buckets"][s].values()) for s in "ab"]
+assert [round(t) for t in total] == [100000, 100000], total
+' | sort
+}
+
+# The recount's lines, with the zero counts it leaves out.
+recount() {
+    "$dump" "$1" bfloat16 "$tmp/$1.raw" && "$dump" "$2" bfloat16 "$tmp/$2.raw" &&
+    "$PYTHON" "$src/tests/compare_recount.py" "$tmp/truth" "$tmp/$1.raw" "$tmp/$2.raw" \
+        > "$tmp/counted" &&
+    figures "$1" "$2" | while read -r line; do
+        grep -q "^${line% *} " "$tmp/counted" || echo "${line% *} 0"
+    done | cat - "$tmp/counted" | sort
+}
+
+check "MPFR's truth of every bfloat16 input" \
+    bash -c '"$0" truth --format bfloat16 --all --exact --oracle mpfr > "$1/truth"' "$GELU_ACC" "$tmp"
+for pair in "erf erf_torch_bf16" "erf_dnnl erf_torch_bf16" "erf_torch_bf16 erf"; do
+    set -- $pair
+    check "compare $1 $2: counts, buckets and ranges recounted from the outputs and MPFR" \
+        diff <(figures "$1" "$2") <(recount "$1" "$2")
+done
+both_ways() {
+    figures "$1" "$2" > "$tmp/both" && grep -q "^improved [1-9]" "$tmp/both" &&
+    grep -q "^worsened [1-9]" "$tmp/both"
+}
+check "the recounted pairs hold improvements and regressions" both_ways erf_dnnl erf_torch_bf16
+
+# Markdown: every row of a table has its header's number of cells.
+check "--markdown: tables of a constant width, the title names both sides" bash -c '
+    "$0" compare erf erf_torch_bf16 --format bfloat16 --markdown > "$1/md" &&
+    head -1 "$1/md" | grep -q "^#### .*\`erf\` (A) vs \`erf_torch_bf16\` (B)" &&
+    grep -q "^\*\*B improved 0 inputs, worsened 1013, left 64523 unchanged\*\*" "$1/md" &&
+    "$2" -c "
+import re, sys
+cells = lambda line: len(re.split(r\"(?<!\\\\)\\|\", line.strip())) - 2
+width, tables = None, 0
+for line in open(sys.argv[1]):
+    if not line.startswith(\"|\"):
+        width = None
+        continue
+    if width is None:
+        width, tables = cells(line), tables + 1
+    assert cells(line) == width, line
+    assert line.rstrip().endswith(\"|\"), line
+assert tables == 2, tables
+" "$1/md"' "$GELU_ACC" "$tmp" "$PYTHON"
+
+# outputs: sides over one inputs file; B mutated at x = 1 (index 0x3f80),
+# where erf's output is correctly rounded, to the next encoding.
+"$GELU_ACC" inputs --format bfloat16 -o "$tmp/in.raw" --kind raw
+"$dump" erf bfloat16 "$tmp/a.raw"
+"$PYTHON" -c '
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+i = 2 * 0x3f80
+assert b[i:i + 2] == bytes([0x57, 0x3f])   # erf(1) = 0x3f57, correctly rounded
+b[i] += 1
+open(sys.argv[2], "wb").write(b)
+open(sys.argv[3], "wb").write(b[:-2])
+' "$tmp/a.raw" "$tmp/mutated.raw" "$tmp/short.raw"
+check "--fail-on-worse: exit 1 on a kernel mutated at one input" bash -c '
+    st=0; "$0" compare outputs:"$1/a.raw" outputs:"$1/mutated.raw" --inputs "$1/in.raw" \
+        --format bfloat16 --fail-on-worse > "$1/out" 2> "$1/err" || st=$?
+    [ $st -eq 1 ] && grep -q "worsened 1, unchanged 65535" "$1/out" &&
+    grep -q "^    \[1, 1\]: 1 input worse$" "$1/out" &&
+    grep -q "B is worse than A on 1 inputs (--fail-on-worse)" "$1/err" &&
+    grep -q "x = 1 (0x3f80), exact 0.841344746: A 0.8398 (0x3f57) 0.3843 ulp, B 0.8438 (0x3f58) 0.6157 ulp" "$1/out"' \
+    "$GELU_ACC" "$tmp"
+check "--fail-on-worse: exit 0 on the same kernel twice (outputs, catalogue, both)" bash -c '
+    "$0" compare outputs:"$1/a.raw" outputs:"$1/a.raw" --inputs "$1/in.raw" --format bfloat16 \
+        --fail-on-worse > /dev/null &&
+    "$0" compare erf outputs:"$1/a.raw" --inputs "$1/in.raw" --format bfloat16 --fail-on-worse \
+        | grep -q "improved 0, worsened 0, unchanged 65536" &&
+    "$0" compare erf erf --format bfloat16 --fail-on-worse > /dev/null' "$GELU_ACC" "$tmp"
+check "the mutated input the other way round is an improvement" bash -c '
+    "$0" compare outputs:"$1/mutated.raw" erf --inputs "$1/in.raw" --format bfloat16 \
+        --fail-on-worse | grep -q "improved 1, worsened 0, unchanged 65535"' "$GELU_ACC" "$tmp"
+check "--max-worsened N: 0 at N = the count, 1 below it" bash -c '
+    "$0" compare erf erf_torch_bf16 --format bfloat16 --max-worsened 1013 > /dev/null &&
+    st=0; "$0" compare erf erf_torch_bf16 --format bfloat16 --max-worsened 1012 > /dev/null \
+        2> "$1/err" || st=$?
+    [ $st -eq 1 ] && grep -q "more than --max-worsened 1012" "$1/err"' "$GELU_ACC" "$tmp"
+
+# Bad input: exit 2, a message naming what is wrong, nothing on stdout.
+refused() {
+    local message=$1
+    shift
+    expect_status 2 "$GELU_ACC" compare "$@" && stderr_has "$message" &&
+    { [ ! -s "$tmp/out" ] || { echo "stdout not empty:"; cat "$tmp/out"; false; }; }
+}
+check "an unknown side" refused "unknown implementation 'nosuch'" erf nosuch --format bfloat16
+check "a side without the format" refused "has no bfloat16 version" erf lut_f16 --format bfloat16
+check "one side only" refused "give two sides" erf --format bfloat16
+check "an outputs file of another length" refused "short.raw" \
+    outputs:"$tmp/a.raw" outputs:"$tmp/short.raw" --inputs "$tmp/in.raw" --format bfloat16
+check "an outputs file of another dtype" refused "dtype '<f4' found" \
+    outputs:"$src/tests/data/npy/f32.npy" erf --inputs "$tmp/in.raw" --format bfloat16
+check "--inputs without an outputs: side" refused "goes with an outputs:FILE side" \
+    erf erf_torch_bf16 --inputs "$tmp/in.raw" --format bfloat16
+check "--domain with --inputs" refused "--domain cannot go with it" \
+    erf outputs:"$tmp/a.raw" --inputs "$tmp/in.raw" --domain all --format bfloat16
+check "a bad domain" refused "domain" erf erf_torch_bf16 --format bfloat16 --domain nonsense:1
+check "--max-worsened takes a count" refused "--max-worsened takes a count" \
+    erf erf --format bfloat16 --max-worsened -1
+
+check "float32: the same bytes for 1, 2 and 3 threads (ranges across chunks included)" bash -c '
+    for t in 1 2 3; do
+        "$0" compare erf tanh_factored --format float32 --domain stride:4096 --threads $t \
+            --json > "$1/threads$t" || exit 1
+    done
+    grep -q "\"total\": [1-9]" "$1/threads1" &&
+    cmp "$1/threads1" "$1/threads2" && cmp "$1/threads1" "$1/threads3"' "$GELU_ACC" "$tmp"
+
+# Snapshots: sweep --save-outputs, then the snapshot as side A.
+check "sweep --save-outputs: the outputs compare_dump writes, as .npy and raw" bash -c '
+    "$0" sweep --impl erf --format bfloat16 --save-outputs "$1/snap.npy" > /dev/null &&
+    "$0" sweep --impl erf --format bfloat16 --save-outputs "$1/snap.raw" > /dev/null &&
+    cmp "$1/snap.raw" "$1/a.raw" && "$0" inputs --format bfloat16 -o "$1/in.npy" &&
+    "$0" grade --format bfloat16 --inputs "$1/in.npy" --outputs "$1/snap.npy" | grep -q "65536: correctly rounded 99.502 %"' \
+    "$GELU_ACC" "$tmp"
+check "a snapshot as side A: the figures of the kernel it recorded" bash -c '
+    figures() { sed "/\"sides\"/,\$d" | tail -n +3; }
+    "$0" compare erf erf_torch_bf16 --format bfloat16 --json | figures > "$1/direct" &&
+    "$0" compare outputs:"$1/snap.npy" erf_torch_bf16 --inputs "$1/in.npy" --format bfloat16 \
+        --json | figures > "$1/snapped" &&
+    grep -q "\"worsened\": 1013" "$1/direct" && diff "$1/direct" "$1/snapped"' "$GELU_ACC" "$tmp"
+check "--save-outputs refuses more than 2^26 inputs, shards and --input-format" bash -c '
+    st=0; "$0" sweep --impl erf --format float32 --domain all --save-outputs "$1/big.raw" \
+        2> "$1/err" || st=$?
+    [ $st -eq 2 ] && grep -q "at most 2^26 inputs" "$1/err" && [ ! -e "$1/big.raw" ] &&
+    st=0; "$0" sweep --impl erf --format bfloat16 --shard 1/2 --partial "$1/p" \
+        --save-outputs "$1/s.raw" 2> "$1/err" || st=$?
+    [ $st -eq 2 ] && grep -q "not with --shard" "$1/err" && [ ! -e "$1/s.raw" ] &&
+    st=0; "$0" sweep --format float8_e4m3fn --input-format bfloat16 --save-outputs "$1/s.raw" \
+        2> "$1/err" || st=$?
+    [ $st -eq 2 ] && grep -q "not with --input-format" "$1/err"' "$GELU_ACC" "$tmp"
+
+if [ -d "$plugins" ]; then
+    check "a side that crashes: exit 1, its inputs named, nothing printed" bash -c '
+        st=0; "$0" compare erf "$1/crashing.so:crashing_gelu_f32" --format float32 \
+            --domain range:1:4:4096 > "$2/out" 2> "$2/err" || st=$?
+        [ $st -eq 1 ] && [ ! -s "$2/out" ] && grep -q "side B (plugin:.*crashing.*) failed" "$2/err" &&
+        grep -q "on inputs 0x40" "$2/err"' "$GELU_ACC" "$plugins" "$tmp"
+    check "float32: a plugin against the catalogue over a stride" bash -c '
+        "$0" compare erf "$1/good.so:good_gelu_f32" --format float32 --domain stride:65536 \
+            --json | "$2" -c "
+import json, sys
+d = json.load(sys.stdin)
+assert d[\"inputs\"] == 65536 and d[\"improved\"] + d[\"worsened\"] + d[\"unchanged\"] == 65536, d
+"' "$GELU_ACC" "$plugins" "$PYTHON"
+fi
+
+finish
