@@ -20,6 +20,7 @@
 
 #include "impls/impl.h"
 #include "report/html.h"
+#include "report/picture_set.h"
 #include "report/pictures.h"
 #include "report/picture_set.h"
 #include "report/report_file.h"

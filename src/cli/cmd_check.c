@@ -109,6 +109,72 @@ static int write_baseline(FILE *out, const void *ctx)
     return 0;
 }
 
+/* Measure and compare every entry of baseline b (at path), printing a line
+ * per kernel; *exceeded counts the bounds exceeded and kernels failed.
+ * With update, the measurements are kept for the rewrite and nothing is
+ * compared.  A GA_EXIT_* status (GA_EXIT_OK though bounds are exceeded). */
+static int check_entries(const char *path, const char *baseline_dir, const struct ga_baseline *b,
+                         const struct ga_sweep_options *so, const struct overrides *cli,
+                         bool update, struct ga_result *results,
+                         struct ga_backward_stats *backward, int *exceeded)
+{
+    int status = GA_EXIT_OK;
+
+    for (size_t i = 0; i < b->count && status != GA_EXIT_USAGE; i++) {
+        const struct ga_baseline_entry *e = &b->entries[i];
+        int s, n;
+
+        if (e->backward) {
+            s = ga_cli_check_backward(path, baseline_dir, e, so->threads, cli->timeout_s,
+                                      &backward[i]);
+            if (s != GA_EXIT_OK)
+                status = s;
+            else
+                *exceeded += ga_cli_check_backward_verdict(e, &backward[i], update);
+            continue;
+        }
+        s = measure(path, baseline_dir, e, so, cli, &results[i]);
+
+        if (s != GA_EXIT_OK) {
+            status = s;
+            continue;
+        }
+        if (results[i].failed) {
+            print_failure(e, &results[i]);
+            (*exceeded)++;
+            continue;
+        }
+        if (update)
+            continue;
+        n = ga_baseline_compare(stdout, e, results[i].region);
+        printf("%s %s (%s, %s, %llu inputs)\n", n ? "FAIL" : "PASS", e->name, e->format->name,
+               ga_function_name(e->reference), (unsigned long long)results[i].region[GA_REGION_ALL].count);
+        *exceeded += n;
+    }
+    return status;
+}
+
+/* Rewrite the baseline at path (in baseline_dir) from the measurements. */
+static int update_baseline(const char *path, const char *baseline_dir,
+                           const struct ga_baseline *b, const struct ga_result *results,
+                           const struct ga_backward_stats *backward)
+{
+    int status = GA_EXIT_OK;
+    struct rewrite w = { b, results, backward };
+    struct ga_io_error io;
+    char *copy = strdup(path);
+
+    if (!copy || ga_write_report_file(baseline_dir, basename(copy), true, write_baseline, &w,
+                                      &io) != GA_IO_OK) {
+        ga_cli_error("check: %s", copy ? io.message : "out of memory");
+        status = GA_EXIT_USAGE;
+    } else {
+        printf("updated %s (%zu kernels)\n", path, b->count);
+    }
+    free(copy);
+    return status;
+}
+
 int ga_cmd_check(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -186,50 +252,10 @@ int ga_cmd_check(int argc, char **argv)
         return GA_EXIT_INTERNAL;
     }
     baseline_dir = dirname(dir_copy);
-    for (size_t i = 0; i < b.count && status != GA_EXIT_USAGE; i++) {
-        const struct ga_baseline_entry *e = &b.entries[i];
-        int s, n;
-
-        if (e->backward) {
-            s = ga_cli_check_backward(path, baseline_dir, e, so.threads, cli.timeout_s,
-                                      &backward[i]);
-            if (s != GA_EXIT_OK)
-                status = s;
-            else
-                exceeded += ga_cli_check_backward_verdict(e, &backward[i], update);
-            continue;
-        }
-        s = measure(path, baseline_dir, e, &so, &cli, &results[i]);
-
-        if (s != GA_EXIT_OK) {
-            status = s;
-            continue;
-        }
-        if (results[i].failed) {
-            print_failure(e, &results[i]);
-            exceeded++;
-            continue;
-        }
-        if (update)
-            continue;
-        n = ga_baseline_compare(stdout, e, results[i].region);
-        printf("%s %s (%s, %s, %llu inputs)\n", n ? "FAIL" : "PASS", e->name, e->format->name,
-               ga_function_name(e->reference), (unsigned long long)results[i].region[GA_REGION_ALL].count);
-        exceeded += n;
-    }
-    if (status == GA_EXIT_OK && update && exceeded == 0) {
-        struct rewrite w = { &b, results, backward };
-        struct ga_io_error io;
-        char *copy = strdup(path);
-        if (!copy || ga_write_report_file(baseline_dir, basename(copy), true, write_baseline, &w,
-                                          &io) != GA_IO_OK) {
-            ga_cli_error("check: %s", copy ? io.message : "out of memory");
-            status = GA_EXIT_USAGE;
-        } else {
-            printf("updated %s (%zu kernels)\n", path, b.count);
-        }
-        free(copy);
-    }
+    status = check_entries(path, baseline_dir, &b, &so, &cli, update, results, backward,
+                           &exceeded);
+    if (status == GA_EXIT_OK && update && exceeded == 0)
+        status = update_baseline(path, baseline_dir, &b, results, backward);
     if (status == GA_EXIT_OK && exceeded)
         status = GA_EXIT_REGRESSION;
     free(dir_copy);
