@@ -37,4 +37,35 @@ check "a directory where a file is expected: refused as such" \
              grep -q ': is a directory, not a file\$' $tmp/err &&
              bounded $GELU_ACC sweep --impl erf --format bfloat16 --domain file:$tmp &&
              grep -q ': is a directory, not a file\$' $tmp/err"
+
+# A named input is read once: a pipe loses no byte to the sniffing.
+check "a four-line pipe as a domain measures its four inputs" \
+    bash -c "$GELU_ACC sweep --impl erf --format bfloat16 --json \
+                 --domain file:<(printf '0x3f80\n0x4000\n0x4040\n0x4080\n') > $tmp/json &&
+             grep -q '\"count\": 4,' $tmp/json"
+check "file:/dev/stdin reads the encodings given on standard input" \
+    bash -c "printf '0x3f80\n0x4000\n0x4040\n' | $GELU_ACC sweep --impl erf --format bfloat16 --json \
+                 --domain file:/dev/stdin > $tmp/json && grep -q '\"count\": 3,' $tmp/json"
+check "a .npy through a pipe is read whole, like the file itself" \
+    bash -c "$GELU_ACC sweep --impl erf --format float16 --json --domain file:$top_srcdir/tests/data/npy/f16.npy |
+                 grep '\"count\"' > $tmp/file &&
+             cat $top_srcdir/tests/data/npy/f16.npy | $GELU_ACC sweep --impl erf --format float16 --json \
+                 --domain file:/dev/stdin | grep '\"count\"' > $tmp/pipe &&
+             grep -q '\"count\": [1-9]' $tmp/file && cmp $tmp/file $tmp/pipe"
+
+# A damaged .npy is refused, not read as raw bytes (header included).
+for byte in 0 1 4; do
+    cp "$top_srcdir/tests/data/npy/f16.npy" "$tmp/damaged$byte.npy"
+    printf 'X' | dd of="$tmp/damaged$byte.npy" bs=1 seek=$byte conv=notrunc 2>/dev/null
+    check "grade refuses a .npy whose magic byte $byte is damaged" \
+        bash -c "$(declare -f expect_status stderr_has); tmp=$tmp;
+                 expect_status 2 $GELU_ACC grade --format float16 --inputs $tmp/damaged$byte.npy \
+                     --outputs $tmp/damaged$byte.npy && stderr_has 'a damaged .npy, not read as raw'"
+done
+cp "$top_srcdir/tests/data/npy/f16.npy" "$tmp/header.npy"
+printf 'X' | dd of="$tmp/header.npy" bs=1 seek=12 conv=notrunc 2>/dev/null
+check "grade refuses a .npy whose header dict is damaged" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp;
+             expect_status 2 $GELU_ACC grade --format float16 --inputs $tmp/header.npy \
+                 --outputs $tmp/header.npy && stderr_has 'header.npy: byte '"
 finish
