@@ -2,6 +2,7 @@
 # Inputs a hostile user gives (issue 34): each is refused with a one-line
 # error naming what and where, or read right, in bounded time and memory.
 . "${top_srcdir:-.}/tests/tap.sh"
+plugins=$GELU_ACC_PLUGIN_DIR
 
 # bounded NAME COMMAND...: COMMAND ends within 5 s under a 64 MiB address
 # space (so it never held the file), with exit status 2.
@@ -68,4 +69,48 @@ check "grade refuses a .npy whose header dict is damaged" \
     bash -c "$(declare -f expect_status stderr_has); tmp=$tmp;
              expect_status 2 $GELU_ACC grade --format float16 --inputs $tmp/header.npy \
                  --outputs $tmp/header.npy && stderr_has 'header.npy: byte '"
+# Smaller faults (issue 34, item 8).
+check "an unwritable --partial is refused before the sweep, not after it" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp;
+             start=\$(date +%s); expect_status 2 timeout 20 $GELU_ACC sweep --impl erf --format float32 \
+                 --domain random:300000000 --partial $tmp/no/such/dir/p &&
+             stderr_has 'sweep: partial: ' && [ \$((\$(date +%s) - start)) -lt 5 ]"
+check "an unwritable report --partial is refused before the report" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp;
+             expect_status 2 timeout 20 $GELU_ACC report --shard 1/2 --partial $tmp/no/such/dir/p &&
+             stderr_has 'report: partial: '"
+for opt in "--impl erf --impl double" "--domain all --domain range:1:2" "--threads 1 --threads 2"; do
+    check "sweep refuses an option given twice ($opt)" \
+        bash -c "$(declare -f expect_status stderr_has); tmp=$tmp;
+                 expect_status 2 $GELU_ACC sweep --format bfloat16 $opt --impl erf &&
+                 stderr_has 'is given twice'"
+done
+check "check refuses --baseline given twice" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp;
+             expect_status 2 $GELU_ACC check --baseline a --baseline b && stderr_has '--baseline is given twice'"
+check "no faithful interval is claimed when no number was measured" \
+    bash -c "printf '0x7fc0\n' > $tmp/nan && $GELU_ACC sweep --impl erf --format bfloat16 --domain file:$tmp/nan > $tmp/text &&
+             grep -q '^  faithful   not measured: no input but NaN' $tmp/text && ! grep -q 'inf)' $tmp/text"
+check "--checkpoint-interval below a second is refused" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp;
+             expect_status 2 $GELU_ACC sweep --impl erf --format bfloat16 --checkpoint $tmp/ck \
+                 --checkpoint-interval 0.000001 && stderr_has 'from 1 to 86400' &&
+             expect_status 0 $GELU_ACC sweep --impl erf --format bfloat16 --checkpoint $tmp/ck \
+                 --checkpoint-interval 1"
+check "--timeout above a day is refused" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp;
+             expect_status 2 $GELU_ACC check --baseline x --timeout 86401 && stderr_has 'at most 86400'"
+check "a missing report shard is named" \
+    bash -c "$(declare -f expect_status stderr_has); tmp=$tmp;
+             for k in 1 3; do $GELU_ACC report --formats bfloat16 --no-backward --shard \$k/3 --partial $tmp/r\$k || exit 1; done;
+             expect_status 2 $GELU_ACC merge --out $tmp/merged $tmp/r1 $tmp/r3 &&
+             stderr_has 'shard 2/3 is missing (1 of 3)' && [ ! -e $tmp/merged ]"
+if [ -d "$plugins" ]; then
+    mkdir -p "$tmp/a\"quote"
+    cp "$plugins/backward.so" "$tmp/a\"quote/"
+    check "backward JSON stays valid with a quote in the kernel's path" \
+        bash -c "$GELU_ACC sweep --backward --json --kernel '$tmp/a\"quote/backward.so:backward_exact_bf16' \
+                     --format bfloat16 --domain pairs:random:1000:1 > $tmp/bw.json &&
+                 $PYTHON -c 'import json,sys; d = json.load(open(sys.argv[1])); assert \"quote\" in d[\"impl\"], d' $tmp/bw.json"
+fi
 finish

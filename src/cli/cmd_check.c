@@ -132,8 +132,9 @@ int ga_cmd_check(int argc, char **argv)
     char err[1024];
     int opt, status = GA_EXIT_OK, exceeded = 0;
 
+    struct ga_cli_seen seen = { 0 };
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = ga_cli_getopt("check", argc, argv, "", options, &seen)) != -1) {
         switch (opt) {
         case 'b': path = optarg; break;
         case 'u': update = true; break;

@@ -23,6 +23,7 @@
 #include "report/report_file.h"
 #include "report/report_marker.h"
 #include "report/result.h"
+#include "cli/options.h"
 #include "state/report_partial.h"
 #include "state/run.h"
 #include "state/shard.h"
@@ -726,8 +727,9 @@ int ga_cmd_report(int argc, char **argv)
     struct ga_real_outputs ro[MAX_MANIFESTS];
     size_t nro = 0;
 
+    struct ga_cli_seen seen = { 0 };
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = ga_cli_getopt("report", argc, argv, "", options, &seen)) != -1) {
         switch (opt) {
         case 'o': dir = optarg; break;
         case 'f': formats = optarg; break;
@@ -778,6 +780,8 @@ int ga_cmd_report(int argc, char **argv)
         ga_cli_error("report: give --out DIR, or --partial FILE for a shard");
         return GA_EXIT_USAGE;
     }
+    if (ga_cli_writable("report", "partial", partial) != 0)
+        return GA_EXIT_USAGE;
     if (share.shards > 1 && !partial) {
         ga_cli_error("report: --shard needs --partial FILE (then 'gelu-acc merge --out DIR')");
         return GA_EXIT_USAGE;

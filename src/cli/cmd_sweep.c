@@ -48,7 +48,8 @@ static const char help[] =
     "printing; 'gelu-acc merge' of the N files prints what one sweep prints, byte\n"
     "for byte (--partial alone: the whole domain, shard 1/1).\n"
     "--checkpoint FILE saves the state to FILE every --checkpoint-interval seconds\n"
-    "(default 10) and at the end; the same command run again resumes from it and\n"
+    "(default 10, at least 1) and at the end; the same command run again resumes\n"
+    "from it and "
     "prints the same bytes.  A checkpoint of another command is refused.\n"
     "--input-format WIDE measures GELU fused with a cast: every encoding of WIDE\n"
     "(bfloat16, float16; float32 needs --domain) through float32 GELU converted\n"
@@ -161,8 +162,9 @@ int ga_cmd_sweep(int argc, char **argv)
     if (ga_cli_wants_backward(argc, argv))
         return ga_cmd_sweep_backward(argc, argv);
     ga_cli_options_init(&o, "sweep", help, false, true);
+    struct ga_cli_seen seen = { 0 };
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = ga_cli_getopt("sweep", argc, argv, "", options, &seen)) != -1) {
         switch (opt) {
         case 'm':
             if (ga_parse_max_failures(optarg, &job.options.max_failures) != 0) {
