@@ -105,6 +105,35 @@ check "a missing report shard is named" \
              for k in 1 3; do $GELU_ACC report --formats bfloat16 --no-backward --shard \$k/3 --partial $tmp/r\$k || exit 1; done;
              expect_status 2 $GELU_ACC merge --out $tmp/merged $tmp/r1 $tmp/r3 &&
              stderr_has 'shard 2/3 is missing (1 of 3)' && [ ! -e $tmp/merged ]"
+# A report directory is held by one run: a second one at the same time is
+# refused (exit 2, "in use"), no lock file is left, and a run killed with
+# SIGKILL leaves nothing that refuses the next.
+two_reports() {
+    local first status=0 waited=0
+    "$GELU_ACC" report --out "$tmp/rep" --formats bfloat16 --no-backward > /dev/null 2>&1 &
+    first=$!
+    while [ ! -e "$tmp/rep/.gelu-acc-report" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+    expect_status 2 "$GELU_ACC" report --out "$tmp/rep" --formats float16 --no-backward || status=1
+    stderr_has "rep: in use by another gelu-acc run" || status=1
+    wait $first || { echo "the first report failed"; status=1; }
+    ls -A "$tmp/rep" > "$tmp/files"
+    grep -qvx -e '.gelu-acc-report' -e 'bfloat16[.-].*' -e facts.html -e facts.md -e index.html \
+        -e plots "$tmp/files" && { echo "files left:"; cat "$tmp/files"; status=1; }
+    grep -q '^float16 ' "$tmp/rep/.gelu-acc-report" &&
+        { echo "the refused run's format is in the marker"; status=1; }
+    return $status
+}
+check "two reports into one directory at once: the second is refused as 'in use'" two_reports
+killed_report() {
+    "$GELU_ACC" report --out "$tmp/rep2" --formats bfloat16 --no-backward > /dev/null 2>&1 &
+    local first=$! waited=0
+    while [ ! -e "$tmp/rep2/.gelu-acc-report" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+    kill -KILL $first
+    wait $first
+    expect_status 0 "$GELU_ACC" report --out "$tmp/rep2" --formats bfloat16 --no-backward
+}
+check "a report killed with SIGKILL leaves no stale lock" killed_report
+
 if [ -d "$plugins" ]; then
     mkdir -p "$tmp/a\"quote"
     cp "$plugins/backward.so" "$tmp/a\"quote/"
@@ -112,5 +141,32 @@ if [ -d "$plugins" ]; then
         bash -c "$GELU_ACC sweep --backward --json --kernel '$tmp/a\"quote/backward.so:backward_exact_bf16' \
                      --format bfloat16 --domain pairs:random:1000:1 > $tmp/bw.json &&
                  $PYTHON -c 'import json,sys; d = json.load(open(sys.argv[1])); assert \"quote\" in d[\"impl\"], d' $tmp/bw.json"
+
+    # Workers die with gelu-acc: SIGKILL during a hanging kernel leaves no
+    # worker spinning until the timeout (600 s here).
+    orphan() {
+        local pid worker state waited=0
+        printf '0x3fc00000\n' > "$tmp/hang"
+        "$GELU_ACC" sweep --kernel "$plugins/hanging.so:hanging_gelu_f32" --format float32 \
+            --domain "file:$tmp/hang" --timeout 600 --threads 1 > /dev/null 2>&1 &
+        pid=$!
+        while [ -z "$worker" ] && [ $waited -lt 100 ]; do
+            sleep 0.1; waited=$((waited + 1))
+            worker=$(ps -o pid= --ppid $pid | head -1 | tr -d ' ')
+        done
+        [ -n "$worker" ] || { echo "no worker started"; kill -KILL $pid; return 1; }
+        sleep 0.5
+        kill -KILL $pid
+        wait $pid 2>/dev/null
+        for waited in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+            state=$(awk '{print $3}' /proc/$worker/stat 2>/dev/null)
+            [ -z "$state" ] || [ "$state" = Z ] && return 0
+            sleep 0.1
+        done
+        echo "worker $worker still running (state $state) 3 s after its caller died"
+        kill -KILL $worker
+        return 1
+    }
+    check "a worker in a hanging kernel dies with gelu-acc (kill -9)" orphan
 fi
 finish

@@ -210,7 +210,7 @@ check "backward: --csv is refused (a backward sweep prints text or JSON)" \
 check "backward: --shard without --partial is refused" \
     refused "--shard needs --partial" "$GELU_ACC" sweep "${bw[@]}" --shard 1/2
 # Backward checkpoints: float32 x with dy = 1, a few seconds on one thread.
-bw_ck_args() { echo --backward --impl llmc_gelu_backward --format float32 --domain stride:$stride --threads 1 --json; }
+bw_ck_args() { echo --backward --impl llmc_gelu_backward --format float32 --domain stride:$stride --threads ${1:-1} --json; }
 bw_uninterrupted() { "$GELU_ACC" sweep $(bw_ck_args) > "$tmp/bw_uninterrupted"; }
 stride_for_seconds 3000 bw_uninterrupted
 echo "# backward checkpoint tests on stride:$stride"
@@ -221,7 +221,7 @@ bw_resume_after_kill() {
         || ! grep -q 'an unfinished shard' "$tmp/merge_err"; then
         echo "the checkpoint is not an unfinished shard:"; cat "$tmp/merge_err"; return 1
     fi
-    "$GELU_ACC" sweep $(bw_ck_args) --threads 2 --checkpoint "$tmp/bw_ck" > "$tmp/bw_resumed" || return 1
+    "$GELU_ACC" sweep $(bw_ck_args 2) --checkpoint "$tmp/bw_ck" > "$tmp/bw_resumed" || return 1
     cmp "$tmp/bw_uninterrupted" "$tmp/bw_resumed" || return 1
     "$GELU_ACC" merge --json "$tmp/bw_ck" > "$tmp/bw_from_ck" && cmp "$tmp/bw_uninterrupted" "$tmp/bw_from_ck"
 }

@@ -24,6 +24,7 @@
 #include "report/report_marker.h"
 #include "report/result.h"
 #include "cli/options.h"
+#include "io/dir_lock.h"
 #include "state/report_partial.h"
 #include "state/run.h"
 #include "state/shard.h"
@@ -513,7 +514,7 @@ static int read_manifests(const char *const *paths, size_t n, struct ga_real_out
 }
 
 /* Every format of the list, then the index. */
-static int report_all(const char *dir, const char *formats, const char *f32_domain,
+static int report_all_held(const char *dir, const char *formats, const char *f32_domain,
                       const char *real_f32_domain, const char *f64_domain,
                       const struct ga_real_outputs *ro, size_t nro,
                       const struct ga_sweep_options *so, bool force, struct ga_report_share *share,
@@ -526,8 +527,6 @@ static int report_all(const char *dir, const char *formats, const char *f32_doma
     const struct ga_format *written[GA_FORMAT_COUNT];
     size_t nwritten = 0;
 
-    if (prepare_dir(dir, force) != 0)
-        return GA_EXIT_USAGE;
     if (ga_report_marker_read(dir, &measured, &io) != GA_IO_OK) {
         if (!force) {
             ga_cli_error("report: %s (pass --force to write there anyway)", io.message);
@@ -601,6 +600,38 @@ static int report_shard(const char *formats, const char *f32_domain,
         const char *real = f->bits == 32 && real_f32_domain ? real_f32_domain : domain;
         status = report_format(NULL, f, domain, real, ro, nro, so, "", NULL, share, bw);
     }
+    return status;
+}
+
+/* report_all_held with dir held for this run (io/dir_lock.h): a second
+ * report into it at the same time is refused, not mixed with this one. */
+static int report_all(const char *dir, const char *formats, const char *f32_domain,
+                      const char *real_f32_domain, const char *f64_domain,
+                      const struct ga_real_outputs *ro, size_t nro,
+                      const struct ga_sweep_options *so, bool force, struct ga_report_share *share,
+                      const struct ga_backward_domains *bw)
+{
+    struct ga_io_error io;
+    int lock, status;
+
+    /* held before its files are looked at: another run's half-written
+     * files are not taken for a stranger's */
+    mkdir(dir, 0777);  /* prepare_dir says why, if it could not be made */
+    if (ga_dir_lock(dir, &lock, &io) == GA_IO_EXISTS) {
+        ga_cli_error("report: %s", io.message);
+        return GA_EXIT_USAGE;
+    }
+    if (prepare_dir(dir, force) != 0) {  /* not a directory, or a stranger's */
+        ga_dir_unlock(lock);
+        return GA_EXIT_USAGE;
+    }
+    if (lock < 0) {
+        ga_cli_error("report: %s", io.message);
+        return GA_EXIT_USAGE;
+    }
+    status = report_all_held(dir, formats, f32_domain, real_f32_domain, f64_domain, ro, nro, so,
+                             force, share, bw);
+    ga_dir_unlock(lock);
     return status;
 }
 
