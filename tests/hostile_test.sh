@@ -168,5 +168,36 @@ if [ -d "$plugins" ]; then
         return 1
     }
     check "a worker in a hanging kernel dies with gelu-acc (kill -9)" orphan
+
+    # A library whose constructors misbehave is loaded first in a child: it
+    # fails as its kernel would (exit 1), gelu-acc's stdout stays clean, and
+    # the other sections of a check are still measured.
+    printf '0x3f800000\n' > "$tmp/one"
+    cat > "$tmp/ctor.baseline" <<END
+[ctor]
+kernel = plugin:$plugins/constructor.so:constructor_gelu_f32
+format = float32
+domain = file:$tmp/one
+timeout = 1
+[other]
+kernel = erf
+format = bfloat16
+domain = range:1:2
+max_ulp = 1000
+END
+    for how in abort:'signal 6' crash:'signal 11' exit:'status 9' stdout:'bytes to stdout' hang:hangs; do
+        check "a constructor that does '${how%%:*}' fails the sweep as a kernel would, stdout clean" \
+            bash -c "$(declare -f expect_status stderr_has); tmp=$tmp;
+                     GELU_ACC_TEST_CONSTRUCTOR=${how%%:*} expect_status 1 $GELU_ACC sweep --json --timeout 1 \
+                         --kernel $plugins/constructor.so:constructor_gelu_f32 --format float32 --domain file:$tmp/one &&
+                     stderr_has '${how#*:}' && [ ! -s $tmp/out ]"
+        check "a constructor that does '${how%%:*}': the other check sections still run" \
+            bash -c "$(declare -f expect_status stderr_has); tmp=$tmp;
+                     GELU_ACC_TEST_CONSTRUCTOR=${how%%:*} expect_status 1 $GELU_ACC check --baseline $tmp/ctor.baseline &&
+                     grep -q '^FAIL ctor (float32): .*${how#*:}' $tmp/out && grep -q '^PASS other ' $tmp/out"
+    done
+    check "the same library with a quiet constructor is measured" \
+        bash -c "$GELU_ACC check --baseline $tmp/ctor.baseline > $tmp/quiet &&
+                 grep -q '^PASS ctor ' $tmp/quiet && grep -q '^PASS other ' $tmp/quiet"
 fi
 finish
