@@ -37,7 +37,7 @@ refused() {
     expect_status 2 "$@" && stderr_has "$text"
 }
 check "a missing shard is refused" \
-    refused "shards are missing" "$GELU_ACC" merge --out "$tmp/x1" "$tmp/r1" "$tmp/r3"
+    refused "shard 2/3 is missing (1 of 3)" "$GELU_ACC" merge --out "$tmp/x1" "$tmp/r1" "$tmp/r3"
 check "a shard given twice is refused" \
     refused "a shard given twice" "$GELU_ACC" merge --out "$tmp/x2" "$tmp/r1" "$tmp/r1" "$tmp/r3"
 other() {
@@ -48,14 +48,15 @@ other() {
 }
 check "a shard of another report (float32 domain) is refused" other
 other_backward() {
-    "$GELU_ACC" report "${args[@]}" --float32-backward-domain stride:65536 --shard 2/3 \
+    # an option is given once: the other value replaces the one in args
+    "$GELU_ACC" report "${args[@]/stride:1048576/stride:65536}" --shard 2/3 \
         --partial "$tmp/other_backward" &&
     refused "not a shard of the same report" "$GELU_ACC" merge --out "$tmp/x7" "$tmp/r1" \
         "$tmp/other_backward" "$tmp/r3"
 }
 check "a shard with other backward options is refused" other_backward
 other_float64() {
-    "$GELU_ACC" report "${args[@]}" --float64-domain random:20000:2 --shard 2/3 \
+    "$GELU_ACC" report "${args[@]/random:20000:1,/random:20000:2,}" --shard 2/3 \
         --partial "$tmp/other_float64" &&
     refused "not a shard of the same report" "$GELU_ACC" merge --out "$tmp/x8" "$tmp/r1" \
         "$tmp/other_float64" "$tmp/r3"

@@ -93,7 +93,7 @@ crash_sharded() {
 crash_capped() {
     rm -f "$tmp/crash.ck"
     crash --max-failures 4 > "$tmp/one" || return 1
-    crash --max-failures 4 --threads 1 --checkpoint "$tmp/crash.ck" --checkpoint-interval 0.01 \
+    crash --max-failures 4 --threads 1 --checkpoint "$tmp/crash.ck" --checkpoint-interval 1 \
         > "$tmp/sliced" || return 1
     cmp "$tmp/one" "$tmp/sliced"
 }
@@ -101,7 +101,7 @@ if [ -d "$plugins" ]; then
     write_crash_every_third "$tmp/every3"
     check "a crashing plugin kernel: 3 shards merged = one sweep (failing spans, exit status 1)" \
         crash_sharded
-    check "--max-failures 4 with checkpoints every slice = one sweep" crash_capped
+    check "--max-failures 4 with checkpoints every second = one sweep" crash_capped
 else
     echo "# plugins not built (GELU_ACC_PLUGIN_DIR): the plugin checks are left out"
 fi
@@ -210,18 +210,18 @@ check "backward: --csv is refused (a backward sweep prints text or JSON)" \
 check "backward: --shard without --partial is refused" \
     refused "--shard needs --partial" "$GELU_ACC" sweep "${bw[@]}" --shard 1/2
 # Backward checkpoints: float32 x with dy = 1, a few seconds on one thread.
-bw_ck_args() { echo --backward --impl llmc_gelu_backward --format float32 --domain stride:$stride --threads 1 --json; }
+bw_ck_args() { echo --backward --impl llmc_gelu_backward --format float32 --domain stride:$stride --threads ${1:-1} --json; }
 bw_uninterrupted() { "$GELU_ACC" sweep $(bw_ck_args) > "$tmp/bw_uninterrupted"; }
 stride_for_seconds 3000 bw_uninterrupted
 echo "# backward checkpoint tests on stride:$stride"
 bw_resume_after_kill() {
     killed_after_checkpoint "$tmp/bw_ck" "$GELU_ACC" sweep $(bw_ck_args) --checkpoint "$tmp/bw_ck" \
-        --checkpoint-interval 0.5 || return 1
+        --checkpoint-interval 1 || return 1
     if "$GELU_ACC" merge "$tmp/bw_ck" > /dev/null 2> "$tmp/merge_err" \
         || ! grep -q 'an unfinished shard' "$tmp/merge_err"; then
         echo "the checkpoint is not an unfinished shard:"; cat "$tmp/merge_err"; return 1
     fi
-    "$GELU_ACC" sweep $(bw_ck_args) --threads 2 --checkpoint "$tmp/bw_ck" > "$tmp/bw_resumed" || return 1
+    "$GELU_ACC" sweep $(bw_ck_args 2) --checkpoint "$tmp/bw_ck" > "$tmp/bw_resumed" || return 1
     cmp "$tmp/bw_uninterrupted" "$tmp/bw_resumed" || return 1
     "$GELU_ACC" merge --json "$tmp/bw_ck" > "$tmp/bw_from_ck" && cmp "$tmp/bw_uninterrupted" "$tmp/bw_from_ck"
 }

@@ -55,3 +55,26 @@ int ga_cli_digits(const struct ga_format *f)
 {
     return (int)ceil(1 + f->precision * log10(2.0));
 }
+
+int ga_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+                  const struct option *options, struct ga_cli_seen *seen)
+{
+    int index = -1, opt = getopt_long(argc, argv, shortopts, options, &index);
+
+    if (opt == -1 || opt == '?' || opt == ':')
+        return opt;
+    if (index < 0)  /* a short option: its long twin, if any */
+        for (int i = 0; options[i].name; i++)
+            if (options[i].val == opt)
+                index = i;
+    if (index < 0 || index >= GA_CLI_OPTIONS_MAX || options[index].has_arg != required_argument)
+        return opt;
+    if (seen->given[index]) {
+        ga_cli_error("%s: --%s is given twice ('%s', then '%s'): give it once", cmd,
+                     options[index].name, seen->value[index], optarg);
+        return '?';
+    }
+    seen->given[index] = true;
+    seen->value[index] = optarg;
+    return opt;
+}

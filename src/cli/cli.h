@@ -3,6 +3,7 @@
 #ifndef GA_CLI_H
 #define GA_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -25,6 +26,19 @@ void ga_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const struct ga_format *ga_cli_format(const char *name);
 int ga_cli_function(const char *name, enum ga_function *fn);
 int ga_cli_oracle(const char *name, enum ga_oracle *oracle);
+
+/* The options with a value given so far (ga_cli_getopt); zero it before. */
+#define GA_CLI_OPTIONS_MAX 64
+struct ga_cli_seen {
+    bool given[GA_CLI_OPTIONS_MAX];
+    const char *value[GA_CLI_OPTIONS_MAX];
+};
+
+/* getopt_long, but an option that takes a value may be given once: a second
+ * one prints "CMD: --NAME is given twice" and returns '?' (no option of the
+ * suite collects values; the last one silently won before). */
+int ga_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+                  const struct option *options, struct ga_cli_seen *seen);
 
 /* Decimal digits that tell apart every value of f: ceil(1 + p log10 2). */
 int ga_cli_digits(const struct ga_format *f);

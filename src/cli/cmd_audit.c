@@ -228,8 +228,9 @@ int ga_cmd_audit(int argc, char **argv)
     int opt, status;
 
     ga_cli_options_init(&o, "audit", help, false, false);
+    struct ga_cli_seen seen = { 0 };
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = ga_cli_getopt("audit", argc, argv, "", options, &seen)) != -1) {
         switch (opt) {
         case 'F':
             if (ga_oracle_function_by_name(optarg, &rq.fn) != 0) {

@@ -58,7 +58,15 @@ static int measure(const char *path, const char *baseline_dir, const struct ga_b
     if (cli->timeout_s > 0 || e->timeout_s > 0)
         po.timeout_s = cli->timeout_s > 0 ? cli->timeout_s : e->timeout_s;
     so.max_failures = cli->max_failures > 0 ? cli->max_failures : e->max_failures;
-    if (ga_kernel_open(&k, &rq, &io) != GA_IO_OK) {
+    enum ga_io_status opened = ga_kernel_open(&k, &rq, &io);
+
+    if (opened == GA_IO_KERNEL_FAULT) {
+        /* its constructors failed as a kernel fails: this section fails,
+         * the others are still measured */
+        printf("FAIL %s (%s): %s\n", e->name, e->format->name, io.message);
+        return GA_EXIT_REGRESSION;
+    }
+    if (opened != GA_IO_OK) {
         ga_cli_error("check: %s:%d: [%s]: %s", path, e->line, e->name, io.message);
         return GA_EXIT_USAGE;
     }
@@ -135,6 +143,10 @@ static int check_entries(const char *path, const char *baseline_dir, const struc
         }
         s = measure(path, baseline_dir, e, so, cli, &results[i]);
 
+        if (s == GA_EXIT_REGRESSION) {
+            (*exceeded)++;
+            continue;
+        }
         if (s != GA_EXIT_OK) {
             status = s;
             continue;
@@ -198,8 +210,9 @@ int ga_cmd_check(int argc, char **argv)
     char err[1024];
     int opt, status = GA_EXIT_OK, exceeded = 0;
 
+    struct ga_cli_seen seen = { 0 };
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = ga_cli_getopt("check", argc, argv, "", options, &seen)) != -1) {
         switch (opt) {
         case 'b': path = optarg; break;
         case 'u': update = true; break;

@@ -175,8 +175,9 @@ int ga_cmd_compare(int argc, char **argv)
     int opt, status;
 
     ga_cli_options_init(&o, "compare", help, false, false);
+    struct ga_cli_seen seen = { 0 };
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = ga_cli_getopt("compare", argc, argv, "", options, &seen)) != -1) {
         switch (opt) {
         case 'i': job.kernel.inputs = optarg; break;
         case 'M': form = COMPARE_MARKDOWN; break;

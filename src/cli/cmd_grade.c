@@ -51,8 +51,9 @@ int ga_cmd_grade(int argc, char **argv)
     if (ga_cli_wants_backward(argc, argv))
         return ga_cmd_grade_backward(argc, argv);
     ga_cli_options_init(&o, "grade", help, false, false);
+    struct ga_cli_seen seen = { 0 };
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = ga_cli_getopt("grade", argc, argv, "", options, &seen)) != -1) {
         switch (opt) {
         case 'i': in_path = optarg; break;
         case 'o': out_path = optarg; break;

@@ -49,8 +49,9 @@ int ga_cmd_grade_backward(int argc, char **argv)
     int opt, status;
 
     ga_cli_options_init(&o, "grade", help, true, false);
+    struct ga_cli_seen seen = { 0 };
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = ga_cli_getopt("grade", argc, argv, "", options, &seen)) != -1) {
         switch (opt) {
         case 'x': x_path = optarg; break;
         case 'y': dy_path = optarg; break;

@@ -41,8 +41,9 @@ int ga_cmd_inputs(int argc, char **argv)
     char err[512];
     int opt;
 
+    struct ga_cli_seen seen = { 0 };
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
+    while ((opt = ga_cli_getopt("inputs", argc, argv, "o:", options, &seen)) != -1) {
         switch (opt) {
         case 'f': format_name = optarg; break;
         case 'd': spec = optarg; break;

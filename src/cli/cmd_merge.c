@@ -82,8 +82,9 @@ int ga_cmd_merge(int argc, char **argv)
     bool force = false;
     int opt, status = GA_EXIT_USAGE;
 
+    struct ga_cli_seen seen = { 0 };
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = ga_cli_getopt("merge", argc, argv, "", options, &seen)) != -1) {
         switch (opt) {
         case 'j':
         case 'c':

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/measure.h"
+#include "cli/options.h"
 #include "cli/progress.h"
 #include "engine/run_report.h"
 #include "report/plan.h"
@@ -145,6 +146,8 @@ static int check_options(struct ga_report_job *job, char *list, size_t size)
         ga_cli_error("report: give --out DIR, or --partial FILE for a shard");
         return -1;
     }
+    if (ga_cli_writable("report", "partial", job->partial) != 0)
+        return -1;
     if (job->shards > 1 && !job->partial) {
         ga_cli_error("report: --shard needs --partial FILE (then 'gelu-acc merge --out DIR')");
         return -1;
@@ -209,8 +212,9 @@ int ga_cmd_report(int argc, char **argv)
     struct ga_real_outputs ro[MAX_MANIFESTS];
     size_t nro = 0;
 
+    struct ga_cli_seen seen = { 0 };
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = ga_cli_getopt("report", argc, argv, "", options, &seen)) != -1) {
         switch (opt) {
         case 'o': job.dir = optarg; break;
         case 'f': job.formats = optarg; break;

@@ -49,7 +49,8 @@ static const char help[] =
     "printing; 'gelu-acc merge' of the N files prints what one sweep prints, byte\n"
     "for byte (--partial alone: the whole domain, shard 1/1).\n"
     "--checkpoint FILE saves the state to FILE every --checkpoint-interval seconds\n"
-    "(default 10) and at the end; the same command run again resumes from it and\n"
+    "(default 10, at least 1) and at the end; the same command run again resumes\n"
+    "from it and "
     "prints the same bytes.  A checkpoint of another command is refused.\n"
     "--save-outputs FILE also writes the kernel's outputs over the domain, in\n"
     "domain order (.npy when FILE ends so, else raw): with the domain's inputs\n"
@@ -167,8 +168,9 @@ int ga_cmd_sweep(int argc, char **argv)
     if (ga_cli_wants_backward(argc, argv))
         return ga_cmd_sweep_backward(argc, argv);
     ga_cli_options_init(&o, "sweep", help, false, true);
+    struct ga_cli_seen seen = { 0 };
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = ga_cli_getopt("sweep", argc, argv, "", options, &seen)) != -1) {
         switch (opt) {
         case 'm':
             if (ga_parse_max_failures(optarg, &job.options.max_failures) != 0) {

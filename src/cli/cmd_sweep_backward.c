@@ -71,8 +71,9 @@ int ga_cmd_sweep_backward(int argc, char **argv)
     int opt, status;
 
     ga_cli_options_init(&o, "sweep", help, true, false);
+    struct ga_cli_seen seen = { 0 };
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = ga_cli_getopt("sweep", argc, argv, "", options, &seen)) != -1) {
         if (opt == 'y')
             dy = optarg;
         else if ((status = ga_cli_option(&o, opt, optarg)) != GA_CLI_GO_ON)

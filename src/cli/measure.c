@@ -50,10 +50,12 @@ int ga_cli_checkpoint_interval(const char *cmd, const char *text, double *second
 
     errno = 0;
     v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno != 0 || !(v > 0 && v <= 86400)
+    /* Below a second, writing the state costs more than the sweep (every
+     * 0.01 s: 12 times slower; every microsecond: 69 times). */
+    if (end == text || *end != '\0' || errno != 0 || !(v >= 1 && v <= 86400)
         || strspn(text, "0123456789.") != strlen(text)) {
-        ga_cli_error("%s: --checkpoint-interval takes a decimal number of seconds above 0 "
-                     "and at most 86400, not '%s'", cmd, text);
+        ga_cli_error("%s: --checkpoint-interval takes a decimal number of seconds from 1 "
+                     "to 86400, not '%s'", cmd, text);
         return -1;
     }
     *seconds = v;

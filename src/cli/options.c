@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "io/atomic_file.h"
 #include "state/ranks.h"
 #include "state/shard.h"
 
@@ -97,6 +98,21 @@ int ga_cli_no_operands(const struct ga_cli_options *o, int argc, char **argv)
     return 0;
 }
 
+int ga_cli_writable(const char *cmd, const char *what, const char *path)
+{
+    struct ga_atomic_file probe;
+    struct ga_io_error err;
+
+    if (!path)
+        return 0;
+    if (ga_atomic_open(&probe, path, true, &err) != GA_IO_OK) {
+        ga_cli_error("%s: %s: %s", cmd, what, err.message);
+        return -1;
+    }
+    ga_atomic_abort(&probe);
+    return 0;
+}
+
 int ga_cli_share(struct ga_cli_options *o)
 {
     if (o->share.shards > 1 && !o->share.partial) {
@@ -112,6 +128,10 @@ int ga_cli_share(struct ga_cli_options *o)
         return -1;
     }
     ga_run_share_ranks(&o->share);
+    /* before the run, not after it */
+    if (ga_cli_writable(o->cmd, "partial", o->share.partial) != 0
+        || ga_cli_writable(o->cmd, "checkpoint", o->share.checkpoint) != 0)
+        return -1;
     return 0;
 }
 

@@ -93,6 +93,10 @@ int ga_cli_no_operands(const struct ga_cli_options *o, int argc, char **argv);
  * (ga_run_share_ranks).  0, or -1 and a message. */
 int ga_cli_share(struct ga_cli_options *o);
 
+/* 0 when a file can be written at path (NULL: nothing to write), tried by
+ * creating and removing its temporary file; else a message and -1. */
+int ga_cli_writable(const char *cmd, const char *what, const char *path);
+
 /* Whether argv asks for the --backward form of a command. */
 bool ga_cli_wants_backward(int argc, char **argv);
 

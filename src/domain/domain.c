@@ -9,6 +9,7 @@
 #include "formats/parse_value.h"
 #include "io/array_open.h"
 #include "io/bits_file.h"
+#include "io/input_file.h"
 #include "io/parse_count.h"
 
 const char *ga_domain_default(const struct ga_format *f)
@@ -172,21 +173,39 @@ static int parse_stride(struct ga_domain *d, const char *args, char *err, size_t
     return 0;
 }
 
-/* file:PATH: a .npy array (by its magic bytes) or a text file of encodings;
+/* file:PATH: a .npy array (its magic starts with byte 0x93, which no text
+ * file of encodings holds) or a text file of encodings, opened and read
+ * once, so that a pipe or /dev/stdin loses no byte to the sniffing;
  * raw:PATH: bare little-endian elements of the format's width. */
 static int read_list(const char *path, bool raw, const struct ga_format *f, ga_bits **list,
                      size_t *n, char *err, size_t errlen)
 {
-    enum ga_file_kind kind = GA_FILE_RAW;
+    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
     struct ga_io_error io;
+    FILE *in;
+    int first, status = 0;
 
-    if (!raw && (ga_file_detect(path, &kind, &io) != GA_IO_OK || kind != GA_FILE_NPY))
-        return ga_read_bits_file(path, f, list, n, err, errlen);
-    if (ga_file_read(path, kind, f, list, n, &io) != GA_IO_OK) {
-        snprintf(err, errlen, "%s", io.message);
-        return -1;
+    if (raw) {
+        if (ga_file_read(path, GA_FILE_RAW, f, list, n, &io) != GA_IO_OK) {
+            snprintf(err, errlen, "%s", io.message);
+            return -1;
+        }
+        return 0;
     }
-    return 0;
+    if (!(in = ga_input_open(path, err, errlen)))
+        return -1;
+    if ((first = getc(in)) != EOF)
+        ungetc(first, in);
+    if (first == 0x93) {
+        if (ga_npy_read_stream(in, name, f, list, n, &io) != GA_IO_OK) {
+            snprintf(err, errlen, "%s", io.message);
+            status = -1;
+        }
+    } else {
+        status = ga_read_bits_stream(in, name, f, list, n, err, errlen);
+    }
+    ga_input_close(in);
+    return status;
 }
 
 static int parse_one(struct ga_domain *d, const char *spec, const struct ga_format *f,

@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "engine/report_format.h"
+#include "io/dir_lock.h"
 #include "report/facts.h"
 #include "report/html.h"
 #include "report/report_marker.h"
@@ -82,12 +83,13 @@ static bool refuses_sample(const char *dir, const char *formats, const char *f32
     return false;
 }
 
-/* Every format of the list, then the index. */
-static int report_all(const char *dir, const char *formats, const char *f32_domain,
-                      const char *real_f32_domain, const char *f64_domain,
-                      const struct ga_real_outputs *ro, size_t nro,
-                      const struct ga_sweep_options *so, bool force, struct ga_report_share *share,
-                      const struct ga_backward_domains *bw)
+/* Every format of the list, then the index, in a directory prepared and
+ * held (report_all). */
+static int report_all_held(const char *dir, const char *formats, const char *f32_domain,
+                           const char *real_f32_domain, const char *f64_domain,
+                           const struct ga_real_outputs *ro, size_t nro,
+                           const struct ga_sweep_options *so, bool force,
+                           struct ga_report_share *share, const struct ga_backward_domains *bw)
 {
     struct ga_io_error io;
     struct ga_report_marker measured;
@@ -96,8 +98,6 @@ static int report_all(const char *dir, const char *formats, const char *f32_doma
     const struct ga_format *written[GA_FORMAT_COUNT];
     size_t nwritten = 0;
 
-    if (prepare_dir(dir, force, share) != 0)
-        return GA_ENGINE_BAD_INPUT;
     if (ga_report_marker_read(dir, &measured, &io) != GA_IO_OK) {
         if (!force) {
             ga_report_say(share, "report: %s (pass --force to write there anyway)", io.message);
@@ -151,6 +151,38 @@ static int report_all(const char *dir, const char *formats, const char *f32_doma
         ga_report_say(share, "report: %s", io.message);
         status = GA_ENGINE_BAD_INPUT;
     }
+    return status;
+}
+
+/* report_all_held with dir held for this run (io/dir_lock.h): a second
+ * report into it at the same time is refused, not mixed with this one. */
+static int report_all(const char *dir, const char *formats, const char *f32_domain,
+                      const char *real_f32_domain, const char *f64_domain,
+                      const struct ga_real_outputs *ro, size_t nro,
+                      const struct ga_sweep_options *so, bool force, struct ga_report_share *share,
+                      const struct ga_backward_domains *bw)
+{
+    struct ga_io_error io;
+    int lock, status;
+
+    /* held before its files are looked at: another run's half-written
+     * files are not taken for a stranger's */
+    mkdir(dir, 0777);  /* prepare_dir says why, if it could not be made */
+    if (ga_dir_lock(dir, &lock, &io) == GA_IO_EXISTS) {
+        ga_report_say(share, "report: %s", io.message);
+        return GA_ENGINE_BAD_INPUT;
+    }
+    if (prepare_dir(dir, force, share) != 0) {  /* not a directory, or a stranger's */
+        ga_dir_unlock(lock);
+        return GA_ENGINE_BAD_INPUT;
+    }
+    if (lock < 0) {
+        ga_report_say(share, "report: %s", io.message);
+        return GA_ENGINE_BAD_INPUT;
+    }
+    status = report_all_held(dir, formats, f32_domain, real_f32_domain, f64_domain, ro, nro, so,
+                             force, share, bw);
+    ga_dir_unlock(lock);
     return status;
 }
 

@@ -113,7 +113,8 @@ int ga_run_sweep(const struct ga_sweep_job *job, struct ga_sweep_done *done, cha
     memset(done, 0, sizeof *done);
     if (ga_kernel_open(&done->kernel, &job->kernel, &io) != GA_IO_OK) {
         snprintf(why, len, "%s", io.message);
-        return GA_ENGINE_BAD_INPUT;
+        /* a library whose constructors crash or hang fails as its kernel would */
+        return io.status == GA_IO_KERNEL_FAULT ? GA_ENGINE_FAILED : GA_ENGINE_BAD_INPUT;
     }
     if (job->warn && done->kernel.plugin && !ga_plugin_format_declared(done->kernel.plugin)) {
         char message[GA_ENGINE_WHY];

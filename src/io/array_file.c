@@ -42,15 +42,26 @@ enum ga_io_status ga_array_open_fd(struct ga_array_reader *r, const char *path,
                                    const struct ga_format *f, enum ga_file_kind kind,
                                    uint64_t *size, struct ga_io_error *err)
 {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0) {
+        memset(r, 0, sizeof *r);
+        r->fd = -1;
+        return ga_io_fail(err, GA_IO_SYSTEM, "%s: cannot open: %s", path, strerror(errno));
+    }
+    return ga_array_adopt_fd(r, fd, path, f, kind, size, err);
+}
+
+enum ga_io_status ga_array_adopt_fd(struct ga_array_reader *r, int fd, const char *path,
+                                    const struct ga_format *f, enum ga_file_kind kind,
+                                    uint64_t *size, struct ga_io_error *err)
+{
     struct stat st;
 
     memset(r, 0, sizeof *r);
-    r->fd = -1;
     r->format = f;
     r->kind = kind;
-    r->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (r->fd < 0)
-        return ga_io_fail(err, GA_IO_SYSTEM, "%s: cannot open: %s", path, strerror(errno));
+    r->fd = fd;
     if (fstat(r->fd, &st) != 0) {
         int e = errno;
         ga_array_close(r);

@@ -76,6 +76,11 @@ void ga_array_abort(struct ga_array_writer *w);
 enum ga_io_status ga_array_open_fd(struct ga_array_reader *r, const char *path,
                                    const struct ga_format *f, enum ga_file_kind kind,
                                    uint64_t *size, struct ga_io_error *err);
+/* The same over fd, already open (closed by ga_array_close, or now when
+ * refused). */
+enum ga_io_status ga_array_adopt_fd(struct ga_array_reader *r, int fd, const char *path,
+                                    const struct ga_format *f, enum ga_file_kind kind,
+                                    uint64_t *size, struct ga_io_error *err);
 enum ga_io_status ga_array_start_writer(struct ga_array_writer *w, const char *path,
                                         const struct ga_format *f, enum ga_file_kind kind,
                                         uint64_t length, bool overwrite,

@@ -3,7 +3,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/npy.h"
@@ -12,10 +16,25 @@
 /* numpy.lib.format.MAGIC_PREFIX */
 static const char npy_magic[6] = "\x93NUMPY";
 
+/* The first bytes of a .npy whose magic was damaged: four of its six bytes
+ * in place, or a header dict's 'descr' key where a header starts.  A raw
+ * array begins so by chance with odds below 2^-30. */
+static bool almost_npy(const unsigned char *head, size_t got)
+{
+    int same = 0;
+
+    if (got < sizeof npy_magic)
+        return false;
+    for (size_t i = 0; i < sizeof npy_magic; i++)
+        same += head[i] == (unsigned char)npy_magic[i];
+    return same >= 4 || (got >= 18 && (memcmp(head + 10, "{'descr'", 8) == 0
+                                       || memcmp(head + 12, "{'descr'", 6) == 0));
+}
+
 enum ga_io_status ga_file_detect(const char *path, enum ga_file_kind *kind,
                                  struct ga_io_error *err)
 {
-    char head[sizeof npy_magic];
+    unsigned char head[20];
     size_t got = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -35,9 +54,87 @@ enum ga_io_status ga_file_detect(const char *path, enum ga_file_kind *kind,
         got += (size_t)r;
     }
     close(fd);
-    *kind = got == sizeof head && memcmp(head, npy_magic, sizeof head) == 0
-            ? GA_FILE_NPY : GA_FILE_RAW;
+    if (got >= sizeof npy_magic && memcmp(head, npy_magic, sizeof npy_magic) == 0) {
+        *kind = GA_FILE_NPY;
+        return ga_io_ok(err);
+    }
+    if (almost_npy(head, got))
+        return ga_io_fail(err, GA_IO_MALFORMED, "%s: bytes 0-5 are %02x %02x %02x %02x %02x "
+                          "%02x, not the .npy magic 93 4e 55 4d 50 59 (\\x93NUMPY) but close "
+                          "to it: a damaged .npy, not read as raw", path, head[0], head[1],
+                          head[2], head[3], head[4], head[5]);
+    *kind = GA_FILE_RAW;
     return ga_io_ok(err);
+}
+
+/* The bytes of in (from where it stands) into an unlinked temporary file,
+ * at most max of them; its descriptor, or -1 with the reason in err. */
+static int spool(FILE *in, const char *name, uint64_t max, struct ga_io_error *err)
+{
+    FILE *copy = tmpfile();
+    char buf[65536];
+    uint64_t total = 0;
+    size_t got;
+    int fd;
+
+    if (!copy) {
+        ga_io_fail(err, GA_IO_SYSTEM, "%s: no temporary file to hold it: %s", name,
+                   strerror(errno));
+        return -1;
+    }
+    while ((got = fread(buf, 1, sizeof buf, in)) > 0) {
+        if (total + got > max) {
+            fclose(copy);
+            ga_io_fail(err, GA_IO_RANGE, "%s: more than %" PRIu64 " bytes, beyond the largest "
+                       ".npy of %s read through a pipe", name, max, GA_NPY_STREAM_WHAT);
+            return -1;
+        }
+        if (fwrite(buf, 1, got, copy) != got) {
+            fclose(copy);
+            ga_io_fail(err, GA_IO_SYSTEM, "%s: cannot hold it in a temporary file: %s", name,
+                       strerror(errno));
+            return -1;
+        }
+        total += got;
+    }
+    if (ferror(in) || fflush(copy) != 0 || (fd = dup(fileno(copy))) < 0) {
+        ga_io_fail(err, GA_IO_SYSTEM, "%s: cannot read: %s", name, strerror(errno));
+        fclose(copy);
+        return -1;
+    }
+    fclose(copy);
+    return fd;
+}
+
+enum ga_io_status ga_npy_read_stream(FILE *in, const char *name, const struct ga_format *f,
+                                     ga_bits **v, size_t *n, struct ga_io_error *err)
+{
+    struct ga_array_reader r;
+    struct stat st;
+    enum ga_io_status s;
+    int fd;
+
+    *v = NULL;
+    *n = 0;
+    if (fstat(fileno(in), &st) != 0)
+        return ga_io_fail(err, GA_IO_SYSTEM, "%s: cannot stat: %s", name, strerror(errno));
+    /* A regular file is read where it lies; a pipe is held whole first. */
+    fd = S_ISREG(st.st_mode) ? dup(fileno(in)) : spool(in, name, GA_NPY_STREAM_MAX, err);
+    if (fd < 0)
+        return S_ISREG(st.st_mode) ? ga_io_fail(err, GA_IO_SYSTEM, "%s: %s", name,
+                                                strerror(errno))
+                                   : err ? err->status : GA_IO_SYSTEM;
+    s = ga_npy_open_fd(fd, name, f, &r, err);
+    if (s != GA_IO_OK)
+        return s;
+    if (r.length > GA_NPY_STREAM_ELEMENTS) {
+        ga_array_close(&r);
+        return ga_io_fail(err, GA_IO_RANGE, "%s: %" PRIu64 " elements, beyond the %s a domain "
+                          "holds", name, r.length, GA_NPY_STREAM_WHAT);
+    }
+    s = ga_array_read_all(&r, v, n, err);
+    ga_array_close(&r);
+    return s;
 }
 
 enum ga_io_status ga_file_open(const char *path, enum ga_file_kind kind,

@@ -7,13 +7,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "formats/format.h"
 #include "io/array_file.h"
 #include "io/io_error.h"
 
 /* *kind becomes GA_FILE_NPY or GA_FILE_RAW.  Files shorter than the magic
- * are raw. */
+ * are raw; a file that is almost a .npy (four of the magic's six bytes, or
+ * a header dict where one starts) is refused as a damaged .npy
+ * (GA_IO_MALFORMED), not read as raw. */
 enum ga_io_status ga_file_detect(const char *path, enum ga_file_kind *kind,
                                  struct ga_io_error *err);
 
@@ -27,6 +30,19 @@ enum ga_io_status ga_file_open(const char *path, enum ga_file_kind kind,
 enum ga_io_status ga_file_read(const char *path, enum ga_file_kind kind,
                                const struct ga_format *f, ga_bits **v, size_t *n,
                                struct ga_io_error *err);
+
+/* The most elements a .npy read as a list of inputs holds (2^32, what a
+ * sweep measures), and the most bytes read through a pipe for it (a header
+ * and 2^32 elements of 8 bytes); one more is refused. */
+#define GA_NPY_STREAM_ELEMENTS ((uint64_t)1 << 32)
+#define GA_NPY_STREAM_MAX (((uint64_t)1 << 35) + 65536)
+#define GA_NPY_STREAM_WHAT "2^32 elements"
+
+/* The .npy array of stream in (named name in messages), read once: a
+ * regular file where it lies, a pipe or terminal held in an unlinked
+ * temporary file up to GA_NPY_STREAM_MAX bytes. */
+enum ga_io_status ga_npy_read_stream(FILE *in, const char *name, const struct ga_format *f,
+                                     ga_bits **v, size_t *n, struct ga_io_error *err);
 
 /* Write v[0..n) to path as kind (GA_FILE_NPY or GA_FILE_RAW), atomically;
  * an existing file is kept unless overwrite. */

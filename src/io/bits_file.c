@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/input_file.h"
 #include "io/text_line.h"
 
 static int grow(ga_bits **array, size_t *capacity)
@@ -22,22 +23,28 @@ static int grow(ga_bits **array, size_t *capacity)
 int ga_read_bits_file(const char *path, const struct ga_format *f, ga_bits **out,
                       size_t *count, char *err, size_t errlen)
 {
-    bool from_stdin = strcmp(path, "-") == 0;
-    const char *name = from_stdin ? "<stdin>" : path;
-    FILE *in = from_stdin ? stdin : fopen(path, "r");
+    FILE *in = ga_input_open(path, err, errlen);
+    int status;
+
+    if (!in)
+        return -1;
+    status = ga_read_bits_stream(in, strcmp(path, "-") == 0 ? "<stdin>" : path, f, out, count,
+                                 err, errlen);
+    ga_input_close(in);
+    return status;
+}
+
+int ga_read_bits_stream(FILE *in, const char *name, const struct ga_format *f, ga_bits **out,
+                        size_t *count, char *err, size_t errlen)
+{
     ga_bits *array = NULL;
-    size_t n = 0, capacity = 0, line_number = 0, length = 0, column;
-    char *line = NULL;
+    size_t n = 0, capacity = 0, line_number = 0, got, column;
+    char line[GA_LINE_BUF];
     const char *why;
-    ssize_t got;
     int status = 0;
 
-    if (!in) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    while ((got = getline(&line, &length, in)) != -1) {
-        char *text = ga_line_text(line, (size_t)got, &column, &why);
+    while ((got = ga_line_read(in, line)) > 0) {
+        char *text = ga_line_text(line, got, &column, &why);
         int parsed;
 
         line_number++;
@@ -48,6 +55,12 @@ int ga_read_bits_file(const char *path, const struct ga_format *f, ga_bits **out
         }
         if (*text == '\0' || *text == '#')
             continue;
+        if (n == GA_BITS_FILE_MAX) {
+            snprintf(err, errlen, "%s:%zu: more than %llu encodings, beyond what a domain "
+                     "holds", name, line_number, (unsigned long long)GA_BITS_FILE_MAX);
+            status = -1;
+            break;
+        }
         if (n == capacity && grow(&array, &capacity) != 0) {
             snprintf(err, errlen, "%s:%zu: out of memory", name, line_number);
             status = -1;
@@ -70,9 +83,6 @@ int ga_read_bits_file(const char *path, const struct ga_format *f, ga_bits **out
         snprintf(err, errlen, "%s: read error: %s", name, strerror(errno));
         status = -1;
     }
-    free(line);
-    if (!from_stdin)
-        fclose(in);
     if (status != 0) {
         free(array);
         return -1;

@@ -39,6 +39,7 @@ const char *ga_io_status_name(enum ga_io_status status)
     case GA_IO_RANGE:       return "out of range";
     case GA_IO_BAD_SPEC:    return "bad plugin spec";
     case GA_IO_LOAD:        return "plugin load failure";
+    case GA_IO_KERNEL_FAULT: return "plugin constructor fault";
     }
     return "unknown status";
 }

@@ -15,6 +15,7 @@ enum ga_io_status {
     GA_IO_RANGE,        /* an index or value outside what the array or format holds */
     GA_IO_BAD_SPEC,     /* a plugin spec that is not "path:symbol" */
     GA_IO_LOAD,         /* dlopen or dlsym refused the plugin */
+    GA_IO_KERNEL_FAULT, /* the plugin's constructors crashed, exited, hung or printed */
 };
 
 struct ga_io_error {

@@ -3,6 +3,7 @@
 #include "io/npy.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -336,6 +337,19 @@ static enum ga_io_status check_dtype(const char *path, const struct header *h,
 enum ga_io_status ga_npy_open(const char *path, const struct ga_format *f,
                               struct ga_array_reader *r, struct ga_io_error *err)
 {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0) {
+        memset(r, 0, sizeof *r);
+        r->fd = -1;
+        return ga_io_fail(err, GA_IO_SYSTEM, "%s: cannot open: %s", path, strerror(errno));
+    }
+    return ga_npy_open_fd(fd, path, f, r, err);
+}
+
+enum ga_io_status ga_npy_open_fd(int fd, const char *path, const struct ga_format *f,
+                                 struct ga_array_reader *r, struct ga_io_error *err)
+{
     unsigned char prefix[12];
     uint64_t size, header_len, prefix_len, bytes, avail;
     enum ga_io_status st;
@@ -344,7 +358,7 @@ enum ga_io_status ga_npy_open(const char *path, const struct ga_format *f,
     char *text = NULL;
     ssize_t got;
 
-    st = ga_array_open_fd(r, path, f, GA_FILE_NPY, &size, err);
+    st = ga_array_adopt_fd(r, fd, path, f, GA_FILE_NPY, &size, err);
     if (st != GA_IO_OK)
         return st;
     got = pread(r->fd, prefix, sizeof prefix, 0);

@@ -34,6 +34,11 @@ const struct ga_format *ga_npy_format_for_dtype(const char *descr);
 enum ga_io_status ga_npy_open(const char *path, const struct ga_format *f,
                               struct ga_array_reader *r, struct ga_io_error *err);
 
+/* The same over fd, a regular file already open (closed by
+ * ga_array_close, or now when refused), named path in messages. */
+enum ga_io_status ga_npy_open_fd(int fd, const char *path, const struct ga_format *f,
+                                 struct ga_array_reader *r, struct ga_io_error *err);
+
 /* Start writing length elements: the header is written now. */
 enum ga_io_status ga_npy_create(const char *path, const struct ga_format *f,
                                 uint64_t length, bool overwrite,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "io/grow.h"
+#include "io/input_file.h"
 #include "io/text_line.h"
 
 /* The sections read so far, for the duplicate check. */
@@ -99,15 +100,14 @@ static int read_stream(FILE *in, const char *name, int first_line,
                        const struct ga_section_file *sf, char *err, size_t errlen)
 {
     struct reader rd = { .sf = sf, .line = first_line - 1 };
-    char *line = NULL;
-    size_t length = 0;
+    char line[GA_LINE_BUF];
     int status = 0;
-    ssize_t got;
+    size_t got;
 
-    while (status == 0 && (got = getline(&line, &length, in)) != -1) {
+    while (status == 0 && (got = ga_line_read(in, line)) > 0) {
         size_t column;
         const char *why;
-        char *text = ga_line_text(line, (size_t)got, &column, &why);
+        char *text = ga_line_text(line, got, &column, &why);
 
         if (rd.line == INT_MAX) {
             snprintf(err, errlen, "%s: more than %d lines", name, INT_MAX);
@@ -138,22 +138,19 @@ static int read_stream(FILE *in, const char *name, int first_line,
     for (size_t i = 0; i < rd.count; i++)
         free(rd.seen[i].name);
     free(rd.seen);
-    free(line);
     return status;
 }
 
 int ga_section_file_read(const char *path, const struct ga_section_file *sf, char *err,
                          size_t errlen)
 {
-    FILE *in = fopen(path, "r");
+    FILE *in = ga_input_open(path, err, errlen);
     int status;
 
-    if (!in) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    if (!in)
         return -1;
-    }
-    status = read_stream(in, path, 1, sf, err, errlen);
-    fclose(in);
+    status = read_stream(in, strcmp(path, "-") == 0 ? "<stdin>" : path, 1, sf, err, errlen);
+    ga_input_close(in);
     return status;
 }
 

@@ -7,6 +7,26 @@ static int is_blank(char c)
     return c == ' ' || c == '\t';
 }
 
+/* A byte after which the line is refused whatever follows. */
+static int is_refused(int c)
+{
+    return c == '\0' || (c < 0x20 && c != '\t' && c != '\r') || c == 0x7f;
+}
+
+size_t ga_line_read(FILE *in, char buf[GA_LINE_BUF])
+{
+    size_t len = 0;
+    int c;
+
+    while (len < GA_LINE_MAX + 2 && (c = getc_unlocked(in)) != EOF) {
+        buf[len++] = (char)c;
+        if (c == '\n' || is_refused(c))
+            break;
+    }
+    buf[len] = '\0';
+    return len;
+}
+
 char *ga_line_text(char *line, size_t len, size_t *column, const char **why)
 {
     if (len > 0 && line[len - 1] == '\n')

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "io/atomic_file.h"
+#include "io/input_file.h"
 
 enum ga_io_status ga_whole_file_read(const char *path, size_t max, const char *what,
                                      unsigned char **out, size_t *out_size,
@@ -17,8 +18,14 @@ enum ga_io_status ga_whole_file_read(const char *path, size_t max, const char *w
 
     *out = NULL;
     *out_size = 0;
+    char why[600];
+
     if (!in)
         return ga_io_fail(err, GA_IO_SYSTEM, "%s: %s", path, strerror(errno));
+    if (ga_input_check(fileno(in), path, why, sizeof why) != 0) {
+        fclose(in);
+        return ga_io_fail(err, GA_IO_MALFORMED, "%s", why);
+    }
     for (;;) {
         size_t got;
         if (size == cap) {

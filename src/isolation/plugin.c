@@ -14,6 +14,7 @@
 #include <gelu-acc/kernel.h>
 
 #include "isolation/bisect.h"
+#include "isolation/load_probe.h"
 #include "isolation/worker.h"
 
 struct ga_plugin {
@@ -716,6 +717,10 @@ static enum ga_io_status open_kernel(const char *spec, const struct ga_format *f
     }
     /* RTLD_NOW: every symbol bound before any worker forks, so no lazy
      * binding (and its lock) happens in a forked child. */
+    /* its constructors first in a child: they may crash, exit, hang or print */
+    st = ga_load_probe(spec, path, p->opt.timeout_s, err);
+    if (st != GA_IO_OK)
+        goto done;
     dlerror();
     p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (p->handle == NULL) {

@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,9 +42,57 @@ struct fault_note {
 };
 
 /* Seconds of grace before a worker kills itself with SIGALRM in a call that
- * outlives the caller's timeout: it only matters when the caller died
- * without killing it, e.g. killed during a hanging call. */
+ * outlives the caller's timeout: it only matters when the caller could not
+ * kill it. */
 enum { ALARM_GRACE_S = 5 };
+
+/* A call's clock in the child: SIGALRM every second while the kernel runs.
+ * Each tick looks whether the caller still lives (getppid() changes when
+ * it dies, whichever of its threads forked us: PR_SET_PDEATHSIG would fire
+ * when that thread ends), so a worker killed with its caller (kill -9 during
+ * a hanging kernel) stops within a second instead of spinning until the
+ * timeout; and counts down the call's seconds, ending the worker with
+ * SIGALRM when they run out.  Between calls the worker waits in recv(),
+ * which sees the end of the socket when the caller dies. */
+static pid_t caller_pid;
+static volatile sig_atomic_t seconds_left;
+
+static void on_tick(int sig)
+{
+    struct sigaction dfl;
+
+    if (getppid() != caller_pid)
+        raise(SIGKILL);
+    if (--seconds_left > 0)
+        return;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+    raise(sig);  /* delivered when this handler returns: the call's end */
+}
+
+/* Start the clock of a call of at most seconds (0: stop it). */
+static void call_clock(uint64_t seconds)
+{
+    struct itimerval every = { { seconds ? 1 : 0, 0 }, { seconds ? 1 : 0, 0 } };
+
+    seconds_left = (sig_atomic_t)(seconds < 1000000000 ? seconds : 1000000000);
+    setitimer(ITIMER_REAL, &every, NULL);
+}
+
+static void start_clock(pid_t caller)
+{
+    struct sigaction tick;
+
+    caller_pid = caller;
+    memset(&tick, 0, sizeof tick);
+    sigemptyset(&tick.sa_mask);
+    tick.sa_handler = on_tick;
+    tick.sa_flags = SA_RESTART;
+    sigaction(SIGALRM, &tick, NULL);
+    if (getppid() != caller)  /* the caller died before we got here */
+        _exit(0);
+}
 
 /* Every fd but keep, stdin, stdout and stderr: another worker's socket held
  * by this child would hide that worker's death from its parent (no EOF). */
@@ -191,9 +240,9 @@ static bool run_staged(ga_any_kernel *kernel, const struct ga_worker *w, const s
         if (count > w->capacity || count > w->stage_capacity - at)
             return false;
         memcpy(ga_worker_in(w, count), (char *)ga_worker_stage_in(w) + at * es, count * es);
-        alarm((unsigned)rq->alarm_s);
+        call_clock(rq->alarm_s);
         run_kernel(kernel, w, count);
-        alarm(0);
+        call_clock(0);
         memcpy((char *)ga_worker_stage_out(w) + at * es, ga_worker_out(w, count), count * es);
         at += count;
     }
@@ -204,7 +253,8 @@ static bool run_staged(ga_any_kernel *kernel, const struct ga_worker *w, const s
  * on stdout (no other thread of ours writes to stdout during a sweep): we
  * are a fork of a possibly multi-threaded process. */
 __attribute__((noreturn))
-static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *w)
+static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *w,
+                       pid_t caller)
 {
     struct request rq;
 
@@ -217,6 +267,7 @@ static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *
     omp_set_num_threads(1);
 #endif
     reset_signals();
+    start_clock(caller);
     catch_guard_faults(w);
     /* A kernel that crashes on a range of inputs crashes once per batch and
      * probe: thousands of core dumps would fill the disk. */
@@ -230,12 +281,12 @@ static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *
         if (got != (ssize_t)sizeof rq || (rq.calls == 0 && rq.count > w->capacity))
             _exit(2);
         if (rq.calls == 0) {
-            alarm((unsigned)rq.alarm_s);
+            call_clock(rq.alarm_s);
             run_kernel(kernel, w, (size_t)rq.count);
         } else if (!run_staged(kernel, w, &rq)) {
             _exit(2);
         }
-        alarm(0);
+        call_clock(0);
         if (send(sock, &rq, sizeof rq, MSG_NOSIGNAL) != (ssize_t)sizeof rq)
             _exit(3);
     }
@@ -248,6 +299,7 @@ struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
     size_t page = (size_t)sysconf(_SC_PAGESIZE), area;
     char *map;
     int sv[2];
+    pid_t caller;
 
     if (w == NULL) {
         snprintf(why, why_size, "out of memory");
@@ -293,6 +345,7 @@ struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
     }
     /* Nothing of ours left in a stdio buffer for the child to copy. */
     fflush(NULL);
+    caller = getpid();
     w->pid = fork();
     if (w->pid < 0) {
         snprintf(why, why_size, "fork failed: %s", strerror(errno));
@@ -303,7 +356,7 @@ struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
         return NULL;
     }
     if (w->pid == 0)
-        child_main(sv[1], kernel, w);
+        child_main(sv[1], kernel, w, caller);
     close(sv[1]);
     w->sock = sv[0];
     /* Workers forked later need not see this one's arrays: a kernel writing
@@ -416,7 +469,7 @@ static enum ga_worker_result exchange(struct ga_worker *w, struct request rq, si
         return GA_WORKER_ERROR;
     }
     note->area = 0;
-    /* alarm() takes an unsigned int; a timeout that long means "never". */
+    /* the child's clock counts at most 10^9 s: that long means "never" */
     rq.alarm_s = (uint64_t)fmin(ceil(call_timeout_s) + ALARM_GRACE_S, 1e9);
     do
         sent = send(w->sock, &rq, sizeof rq, MSG_NOSIGNAL);

@@ -47,8 +47,7 @@ static int parse_line(char *line, struct ga_report_marker *m)
 enum ga_io_status ga_report_marker_read(const char *dir, struct ga_report_marker *m,
                                         struct ga_io_error *err)
 {
-    char path[4096], *line = NULL;
-    size_t cap = 0;
+    char path[4096], line[GA_LINE_BUF];
     unsigned long lineno = 0;
     enum ga_io_status status = GA_IO_OK;
     FILE *in;
@@ -59,11 +58,11 @@ enum ga_io_status ga_report_marker_read(const char *dir, struct ga_report_marker
         return errno == ENOENT ? ga_io_ok(err)
                                : ga_io_fail(err, GA_IO_SYSTEM, "%s: %s", path, strerror(errno));
     /* The first line only marks the directory (older markers end there). */
-    ssize_t len;
-    while (status == GA_IO_OK && (len = getline(&line, &cap, in)) != -1) {
+    size_t len;
+    while (status == GA_IO_OK && (len = ga_line_read(in, line)) > 0) {
         size_t column;
         const char *why;
-        char *text = ga_line_text(line, (size_t)len, &column, &why);
+        char *text = ga_line_text(line, len, &column, &why);
         ++lineno;
         if (!text)
             status = ga_io_fail(err, GA_IO_MALFORMED, "%s:%lu:%zu: %s", path, lineno, column, why);
@@ -75,7 +74,6 @@ enum ga_io_status ga_report_marker_read(const char *dir, struct ga_report_marker
     }
     if (status == GA_IO_OK && ferror(in))
         status = ga_io_fail(err, GA_IO_SYSTEM, "%s: %s", path, strerror(errno));
-    free(line);
     fclose(in);
     return status == GA_IO_OK ? ga_io_ok(err) : status;
 }

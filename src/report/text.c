@@ -77,6 +77,9 @@ int ga_write_text(FILE *out, const struct ga_result *r)
         print_fault(out, f, (enum ga_fault)i, &all->first_fault[i]);
     if (!all->faithful_interval.exists) {
         fputs("  faithful   nowhere around 0: an input +-0 is not faithful", out);
+    } else if (!all->faithful_interval.has_extent) {
+        /* no number measured: nothing says where it is faithful */
+        fputs("  faithful   not measured: no input but NaN was measured", out);
     } else if (ga_text_interval_empty(f, &all->faithful_interval, &nearest)) {
         fprintf(out, "  faithful   on no measured input around 0: unfaithful at x = %s",
                 ga_text_value(f, nearest, a));

@@ -4,6 +4,8 @@
  * checksum closes it. */
 #include "state/report_partial.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +74,21 @@ static const char *set_problem(enum ga_partial_set_status status)
     }
 }
 
+/* "shards 2/5, 4/5 are missing (2 of 5)": which shards, not only that. */
+static void say_missing(const struct ga_partial_set_problem *p, uint32_t shards, char *buf,
+                        size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "%s ", p->missing_count > 1 ? "shards" : "shard");
+
+    for (size_t i = 0; i < p->missing_count && i < GA_PARTIALS_MISSING_LISTED && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%" PRIu32 "/%" PRIu32, i ? ", " : "",
+                                 p->missing[i], shards);
+    if (used < len)
+        snprintf(buf + used, len - used, "%s %s missing (%zu of %" PRIu32 ")",
+                 p->missing_count > GA_PARTIALS_MISSING_LISTED ? ", ..." : "",
+                 p->missing_count > 1 ? "are" : "is", p->missing_count, shards);
+}
+
 /* Whether b is a shard of the report of a: options and plan. */
 static bool same_report(const struct ga_report_partial *a, const struct ga_report_partial *b)
 {
@@ -109,6 +126,8 @@ static int merge_one(struct ga_report_partial *parts, size_t n, size_t i, size_t
         why->impl = set[problem.index]->id.impl;
         why->format = e->format->name;
         why->what = set_problem(problem.status);
+        if ((why->missing = problem.status == GA_PARTIALS_MISSING))
+            say_missing(&problem, set[0]->shards, why->detail, sizeof why->detail);
         return -1;
     }
     if (!parts[0].format[i].profiles[j])

@@ -65,6 +65,8 @@ struct ga_report_merge_problem {
     const char *impl;      /* the measurement that does not merge, or NULL */
     const char *format;
     const char *what;      /* a few words */
+    bool missing;          /* shards are missing: which in `detail` */
+    char detail[160];      /* "shard 2/3 is missing (1 of 3)" */
 };
 
 /* Merge n shards of one report (same program, formats, domains, oracle,

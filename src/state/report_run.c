@@ -62,6 +62,8 @@ static int merge(void *const *parts, const char *const *names, size_t n, void **
         status = 0;
     else if (problem.no_memory)
         snprintf(why, len, "out of memory");
+    else if (problem.missing)
+        snprintf(why, len, "%s", problem.detail);
     else if (problem.impl)
         snprintf(why, len, "%s: %s in %s: %s", names[problem.index], problem.impl,
                  problem.format, problem.what);
