@@ -23,15 +23,22 @@ installed() {
 check "make install DESTDIR: the library, its headers and gelu-acc.pc" installed
 
 LIBRARY_GOLDEN=$tmp/library_golden
+# A library built with sanitizers (the sanitized distcheck) needs their
+# runtimes in the programs that link it: the build's -fsanitize flags.
+sanitize=
+for flag in ${GELU_ACC_BUILD_FLAGS:-}; do
+    case $flag in -fsanitize=*) sanitize="$sanitize $flag" ;; esac
+done
+cc="${CC:-cc}$sanitize"
 built_with_pkg_config() {
-    ${CC:-cc} -std=c11 -Wall -Werror $(pkg-config --cflags gelu-acc) -o "$LIBRARY_GOLDEN" \
+    $cc -std=c11 -Wall -Werror $(pkg-config --cflags gelu-acc) -o "$LIBRARY_GOLDEN" \
         "$src/tests/library_golden.c" $(pkg-config --libs gelu-acc) &&
     ldd "$LIBRARY_GOLDEN" | grep -q "libgelu-acc.so.1 => $root"
 }
 check "a program built with pkg-config --cflags --libs gelu-acc runs on the installed libgelu-acc.so.1" \
     built_with_pkg_config
 static_link() {
-    ${CC:-cc} -std=c11 $(pkg-config --cflags gelu-acc) -o "$tmp/static_golden" "$src/tests/library_golden.c" \
+    $cc -std=c11 $(pkg-config --cflags gelu-acc) -o "$tmp/static_golden" "$src/tests/library_golden.c" \
         $(pkg-config --static --libs gelu-acc | sed 's/-lgelu-acc/-l:libgelu-acc.a/') &&
     ! ldd "$tmp/static_golden" | grep -q libgelu-acc &&
     [ "$(echo 0x3f80 | "$tmp/static_golden" bfloat16 gelu)" = "0x3f80 0x3f57" ]
@@ -98,7 +105,7 @@ done
 
 example() {
     cp -R "$src/examples/c" "$tmp/example" && chmod -R u+w "$tmp/example" &&
-    "$MAKE" -C "$tmp/example" check
+    "$MAKE" -C "$tmp/example" CC="$cc" check
 }
 check "examples/c: its Makefile builds the CMocka test with pkg-config, and it passes" example
 finish

@@ -347,24 +347,20 @@ enum ga_io_status ga_npy_open(const char *path, const struct ga_format *f,
     return ga_npy_open_fd(fd, path, f, r, err);
 }
 
-enum ga_io_status ga_npy_open_fd(int fd, const char *path, const struct ga_format *f,
-                                 struct ga_array_reader *r, struct ga_io_error *err)
+/* The magic, the version and the header's length (bytes 0-7, then 8-9 or
+ * 8-11), checked against the file's size. */
+static enum ga_io_status read_prefix(int fd, const char *path, uint64_t size,
+                                     uint64_t *prefix_len, uint64_t *header_len,
+                                     struct ga_io_error *err)
 {
     unsigned char prefix[12];
-    uint64_t size, header_len, prefix_len, bytes, avail;
     enum ga_io_status st;
-    struct header h;
-    struct parser p;
-    char *text = NULL;
     ssize_t got;
 
-    st = ga_array_adopt_fd(r, fd, path, f, GA_FILE_NPY, &size, err);
-    if (st != GA_IO_OK)
-        return st;
-    got = pread(r->fd, prefix, sizeof prefix, 0);
+    got = pread(fd, prefix, sizeof prefix, 0);
     if (got < 0) {
         st = ga_io_fail(err, GA_IO_SYSTEM, "%s: cannot read: %s", path, strerror(errno));
-        goto fail;
+        return st;
     }
     if ((size_t)got < MAGIC_LEN || memcmp(prefix, magic, MAGIC_LEN) != 0) {
         char seen[3 * MAGIC_LEN + 1] = "";
@@ -376,39 +372,58 @@ enum ga_io_status ga_npy_open_fd(int fd, const char *path, const struct ga_forma
                         "%s: not a NumPy .npy file: bytes 0-5 should be 93 4e 55 4d 50 59 "
                         "(\\x93NUMPY), found %s%s", path, seen[0] ? seen : "an empty file",
                         (size_t)got < MAGIC_LEN && got > 0 ? " (file too short)" : "");
-        goto fail;
+        return st;
     }
     if ((size_t)got < VERSION_END) {
         st = ga_io_fail(err, GA_IO_MALFORMED, "%s: truncated: the file ends at byte %zd, "
                         "inside the version (bytes 6-7)", path, got);
-        goto fail;
+        return st;
     }
     if ((prefix[6] != 1 && prefix[6] != 2) || prefix[7] != 0) {
         st = ga_io_fail(err, GA_IO_UNSUPPORTED, "%s: byte 6: .npy format version %u.%u; "
                         "versions 1.0 and 2.0 are read", path, prefix[6], prefix[7]);
-        goto fail;
+        return st;
     }
-    prefix_len = prefix[6] == 1 ? 10 : 12;   /* 2- or 4-byte header length */
-    if ((uint64_t)got < prefix_len) {
+    *prefix_len = prefix[6] == 1 ? 10 : 12;   /* 2- or 4-byte header length */
+    if ((uint64_t)got < *prefix_len) {
         st = ga_io_fail(err, GA_IO_MALFORMED, "%s: truncated: the file ends at byte %zd, "
                         "inside the header length (bytes 8-%" PRIu64 ")", path, got,
-                        prefix_len - 1);
-        goto fail;
+                        *prefix_len - 1);
+        return st;
     }
-    header_len = prefix[8] | (uint64_t)prefix[9] << 8;
-    if (prefix_len == 12)
-        header_len |= (uint64_t)prefix[10] << 16 | (uint64_t)prefix[11] << 24;
-    if (header_len > MAX_HEADER) {
+    *header_len = prefix[8] | (uint64_t)prefix[9] << 8;
+    if (*prefix_len == 12)
+        *header_len |= (uint64_t)prefix[10] << 16 | (uint64_t)prefix[11] << 24;
+    if (*header_len > MAX_HEADER) {
         st = ga_io_fail(err, GA_IO_UNSUPPORTED, "%s: byte 8: header length %" PRIu64
-                        " exceeds %d bytes, NumPy's own limit", path, header_len, MAX_HEADER);
-        goto fail;
+                        " exceeds %d bytes, NumPy's own limit", path, *header_len, MAX_HEADER);
+        return st;
     }
-    if (prefix_len + header_len > size) {
+    if (*prefix_len + *header_len > size) {
         st = ga_io_fail(err, GA_IO_MALFORMED, "%s: truncated header: byte 8 announces %" PRIu64
                         " header bytes from byte %" PRIu64 ", the file ends at byte %" PRIu64,
-                        path, header_len, prefix_len, size);
-        goto fail;
+                        path, *header_len, *prefix_len, size);
+        return st;
     }
+    return GA_IO_OK;
+}
+
+enum ga_io_status ga_npy_open_fd(int fd, const char *path, const struct ga_format *f,
+                                 struct ga_array_reader *r, struct ga_io_error *err)
+{
+    uint64_t size, header_len = 0, prefix_len = 0, bytes, avail;
+    enum ga_io_status st;
+    struct header h;
+    struct parser p;
+    char *text = NULL;
+    ssize_t got;
+
+    st = ga_array_adopt_fd(r, fd, path, f, GA_FILE_NPY, &size, err);
+    if (st != GA_IO_OK)
+        return st;
+    st = read_prefix(r->fd, path, size, &prefix_len, &header_len, err);
+    if (st != GA_IO_OK)
+        goto fail;
     text = malloc(header_len + 1);
     if (text == NULL) {
         st = ga_io_fail(err, GA_IO_SYSTEM, "%s: out of memory", path);
