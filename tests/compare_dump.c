@@ -25,19 +25,28 @@ int main(int argc, char **argv)
     n = (size_t)1 << f->bits;
     x = malloc(n * sizeof *x);
     y = malloc(n * sizeof *y);
-    if (!x || !y)
+    if (!x || !y) {
+        free(x);
+        free(y);
         return 2;
+    }
     for (size_t i = 0; i < n; i++)
         x[i] = i;
     if (impl->run(impl, f, x, y, n, &failure) != 0) {
         fprintf(stderr, "compare_dump: %s failed: %s\n", impl->name, failure.what);
+        free(x);
+        free(y);
         return 1;
     }
-    if (!(out = fopen(argv[3], "wb")))
+    free(x);
+    if (!(out = fopen(argv[3], "wb"))) {
+        free(y);
         return 2;
+    }
     for (size_t i = 0; i < n; i++) {
         unsigned char b[2] = { (unsigned char)(y[i] & 0xff), (unsigned char)(y[i] >> 8) };
         fwrite(b, 1, f->bits > 8 ? 2 : 1, out);
     }
+    free(y);
     return fclose(out) == 0 ? 0 : 2;
 }
