@@ -31,14 +31,30 @@ cd "$scratch"
 # (each harness target pulls in the libraries it links)
 make -j"$(nproc)" "${harnesses[@]/#/tests/fuzz/fuzz_}" >/dev/null
 
-status=0
-mkdir -p findings
-for h in "${harnesses[@]}"; do
+# One harness per core at a time (libFuzzer runs on one), each for the
+# full FUZZ_SECONDS; the verdicts printed in the harnesses' order.
+fuzz_one() {
+    local h=$1 log=findings/$1.log
     mkdir -p "corpus/$h"
+    ./tests/fuzz/fuzz_"$h" -max_total_time="$seconds" -max_len=8192 -timeout=10 \
+        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="findings/$h-" \
+        "corpus/$h" "tests/fuzz/corpus/$h" >"$log" 2>&1
+    echo $? > "findings/$h.status"
+}
+mkdir -p findings
+jobs_at_once=$(nproc)
+for h in "${harnesses[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_at_once" ]; do
+        wait -n || true
+    done
+    fuzz_one "$h" &
+done
+wait
+
+status=0
+for h in "${harnesses[@]}"; do
     log=findings/$h.log
-    if ./tests/fuzz/fuzz_"$h" -max_total_time="$seconds" -max_len=8192 -timeout=10 \
-           -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="findings/$h-" \
-           "corpus/$h" "tests/fuzz/corpus/$h" >"$log" 2>&1; then
+    if [ "$(cat "findings/$h.status")" = 0 ]; then
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
         echo "fuzz $h: ${seconds} s, ${runs:-?} executions, no finding"
     else
