@@ -247,6 +247,19 @@ check "--backward: the same bytes for 1 and 3 threads over several chunks of pai
     done
     grep -q "\"by\": \"x\", \"total\": [1-9]" "$1/bthreads1" && cmp "$1/bthreads1" "$1/bthreads3"' \
     "$GELU_ACC" "$tmp"
+check "sweep --backward --save-outputs: a snapshot of pairs and dx, compared as side A" bash -c '
+    figures() { sed -n "/\"inputs\"/,/\"sides\"/p"; }
+    "$0" sweep --backward --impl pytorch_gelu_backward --format bfloat16 --domain $2 \
+        --save-outputs "$1/release.npy" > /dev/null &&
+    cmp <(tail -c 40000 "$1/release.x.npy") "$1/pytorch_gelu_backward.x" &&
+    cmp <(tail -c 40000 "$1/release.npy") "$1/pytorch_gelu_backward.dx" &&
+    "$0" compare --backward outputs:"$1/release.npy" pytorch_gelu_backward_native \
+        --inputs "$1/release.x.npy" --dy-inputs "$1/release.dy.npy" --format bfloat16 --json \
+        | figures > "$1/snapped" && diff "$1/models" "$1/snapped" &&
+    st=0; "$0" sweep --backward --impl pytorch_gelu_backward --format bfloat16 \
+        --save-outputs "$1/all.npy" 2> "$1/err" || st=$?
+    [ $st -eq 2 ] && grep -q "at most 2^26" "$1/err" && [ ! -e "$1/all.npy" ]' \
+    "$GELU_ACC" "$tmp" "$pairs"
 check "--backward: a forward kernel refused" refused "side A (erf) is a forward kernel" \
     --backward erf pytorch_gelu_backward --format bfloat16
 check "a backward kernel without --backward refused" refused "is a backward kernel: compare backward kernels with --backward" \
