@@ -15,8 +15,7 @@
 #include "state/ranks.h"
 #include "io/whole_file.h"
 #include "report/audit_page.h"
-#include "audit/audit.h"
-#include "state/run.h"
+#include "engine/run_audit.h"
 
 static const char help[] =
     "usage: gelu-acc audit [--function FUNCTION] [--format FORMAT] [--domain D]\n"
@@ -48,19 +47,6 @@ struct audit_request {
     struct ga_run_share share;
     int threads;
 };
-
-/* Between slices of the audit: the checkpoint saved. */
-struct checkpoint_ctx {
-    const char *path;
-    char why[GA_RUN_WHY];
-};
-
-static int save_checkpoint(void *ctx, const struct ga_audit *a)
-{
-    struct checkpoint_ctx *c = ctx;
-
-    return ga_run_save(&ga_audit_run_kind, c->path, a, c->why, sizeof c->why) == 0 ? 0 : -2;
-}
 
 /* A file --out may replace: none there, or a page an audit wrote. */
 static int out_replaceable(const char *path)
@@ -120,60 +106,15 @@ static int publish(const struct ga_audit *a, const char *out)
 static int merge_files(char **names, int n, const char *out)
 {
     struct ga_audit *all;
-    char why[GA_RUN_WHY];
-    int status;
+    char why[GA_ENGINE_WHY];
+    int status = ga_run_audit_merge(names, (size_t)n, &all, why, sizeof why);
 
-    if (ga_run_merge_files(&ga_audit_run_kind, names, (size_t)n, (void **)&all, why,
-                           sizeof why) != 0) {
+    if (status != GA_ENGINE_OK)
         ga_cli_error("audit: %s", why);
-        status = GA_EXIT_USAGE;
-    } else {
+    else
         status = publish(all, out);
-    }
     free(all);
     return status;
-}
-
-/* The fresh state of the request's share (or this rank's), resumed from
- * its checkpoint, audited, the ranks merged. */
-static int audit_share(const struct audit_request *rq, const struct ga_domain *d,
-                       struct ga_audit **state)
-{
-    struct checkpoint_ctx ck = { .path = rq->share.checkpoint };
-    void *a = malloc(sizeof(struct ga_audit));
-
-    *state = a;
-    if (!a) {
-        ga_cli_error("audit: out of memory");
-        return GA_EXIT_INTERNAL;
-    }
-    if (ga_audit_init(a, PACKAGE_NAME " " PACKAGE_VERSION, rq->fn, d, rq->share.shard,
-                      rq->share.shards) != 0) {
-        ga_cli_error("audit: %s has no fast oracle in %s: there is nothing to audit",
-                     ga_function_name(rq->fn), d->format->name);
-        return GA_EXIT_USAGE;
-    }
-    if (ga_run_resume(&ga_audit_run_kind, ck.path, &a, ck.why, sizeof ck.why) != 0) {
-        *state = a;
-        ga_cli_error("audit: %s", ck.why);
-        return GA_EXIT_USAGE;
-    }
-    *state = a;
-    switch (ga_audit_run(a, d, rq->threads, ck.path ? save_checkpoint : NULL, &ck,
-                         rq->share.interval_s)) {
-    case 0: break;
-    case -1:
-        ga_cli_error("audit: the domain could not be read (or out of memory)");
-        return GA_EXIT_USAGE;
-    default:
-        ga_cli_error("audit: checkpoint: %s", ck.why);
-        return GA_EXIT_USAGE;
-    }
-    if (ga_run_merge_ranks(&ga_audit_run_kind, (void **)state, ck.why, sizeof ck.why) != 0) {
-        ga_cli_error("audit: %s", ck.why);
-        return GA_EXIT_INTERNAL;
-    }
-    return GA_EXIT_OK;
 }
 
 /* Audit the share the request names (or this rank's); publish on rank 0, or
@@ -183,7 +124,10 @@ static int audit(const struct audit_request *rq)
     const struct ga_format *f = ga_cli_format(rq->format);
     struct ga_audit *a = NULL;
     struct ga_domain d;
-    char why[GA_RUN_WHY];
+    struct ga_audit_job job = { .fn = rq->fn, .domain = &d,
+                                .version = PACKAGE_NAME " " PACKAGE_VERSION,
+                                .share = rq->share, .threads = rq->threads };
+    char why[GA_ENGINE_WHY];
     int status;
 
     if (!f)
@@ -193,10 +137,12 @@ static int audit(const struct audit_request *rq)
         ga_cli_error("audit: %s", why);
         return GA_EXIT_USAGE;
     }
-    status = audit_share(rq, &d, &a);
-    if (status != GA_EXIT_OK || ga_ranks_rank() != 0) {
+    status = ga_run_audit(&job, &a, why, sizeof why);
+    if (status != GA_ENGINE_OK)
+        ga_cli_error("audit: %s", why);
+    else if (ga_ranks_rank() != 0)
         ;  /* rank 0 writes or publishes */
-    } else if (rq->share.partial) {
+    else if (rq->share.partial) {
         if (ga_run_save(&ga_audit_run_kind, rq->share.partial, a, why, sizeof why) != 0) {
             ga_cli_error("audit: partial: %s", why);
             status = GA_EXIT_USAGE;

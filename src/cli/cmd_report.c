@@ -64,58 +64,6 @@ static const char help[] =
 /* --real-outputs manifests, at most this many. */
 #define MAX_MANIFESTS 8
 
-/* --formats: names separated by commas, each known and given once. */
-static int check_formats(const char *formats, char *list, size_t size)
-{
-    const struct ga_format *seen[GA_FORMAT_COUNT];
-    size_t n = 0;
-
-    if (strlen(formats) >= size) {
-        ga_cli_error("report: --formats is longer than %zu characters", size - 1);
-        return -1;
-    }
-    for (const char *name = formats;; name++) {
-        size_t len = strcspn(name, ",");
-        const struct ga_format *f;
-
-        snprintf(list, size, "%.*s", (int)len, name);
-        if (!(f = ga_cli_format(list)))
-            return -1;
-        for (size_t i = 0; i < n; i++)
-            if (seen[i] == f) {
-                ga_cli_error("report: --formats names %s twice", f->name);
-                return -1;
-            }
-        seen[n++] = f;
-        name += len;
-        if (*name == '\0')
-            break;
-    }
-    return 0;
-}
-
-/* The backward domains of the listed formats, checked before anything is
- * measured. */
-static int check_backward_domains(const char *formats, const struct ga_backward_domains *bw)
-{
-    char list[256], err[1024];
-
-    snprintf(list, sizeof list, "%s", formats);
-    for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
-        const struct ga_format *f = ga_format_by_name(name);
-        const char *domain = ga_backward_domain_for(bw, f);
-        struct ga_pairs p;
-        if (domain == NULL)
-            continue;
-        if (ga_pairs_parse(&p, domain, f, ga_encode(f, 1.0), err, sizeof err) != 0) {
-            ga_cli_error("report: %s %s: %s", ga_backward_domain_option(f), domain, err);
-            return -1;
-        }
-        ga_pairs_free(&p);
-    }
-    return 0;
-}
-
 /* The --real-outputs manifests, read before anything is measured. */
 static int read_manifests(const char *const *paths, size_t n, struct ga_real_outputs *ro)
 {
@@ -140,7 +88,7 @@ static void progress(struct ga_sweep_options *so, const char *label)
 }
 
 /* The options that go together, checked once all are read. */
-static int check_options(struct ga_report_job *job, char *list, size_t size)
+static int check_options(struct ga_report_job *job, char *why, size_t len)
 {
     if (!job->dir == !job->partial) {
         ga_cli_error("report: give --out DIR, or --partial FILE for a shard");
@@ -159,9 +107,10 @@ static int check_options(struct ga_report_job *job, char *list, size_t size)
     }
     if (strcmp(job->formats, "all") == 0)
         job->formats = GA_REPORT_FORMATS_ALL;
-    if (check_formats(job->formats, list, size) != 0
-        || check_backward_domains(job->formats, &job->backward) != 0)
+    if (ga_report_check_formats(job, why, len) != 0) {
+        ga_cli_error("%s", why);
         return -1;
+    }
     return 0;
 }
 
@@ -206,7 +155,7 @@ int ga_cmd_report(int argc, char **argv)
         .float64_domain = GA_REPORT_FLOAT64_DOMAIN, .options = { .oracle = GA_ORACLE_FAST },
         .shard = 1, .shards = 1, .progress = progress,
     };
-    char list[256], why[GA_ENGINE_WHY];
+    char why[GA_ENGINE_WHY];
     int opt, status;
     const char *manifests[MAX_MANIFESTS];
     struct ga_real_outputs ro[MAX_MANIFESTS];
@@ -261,7 +210,7 @@ int ga_cmd_report(int argc, char **argv)
         ga_cli_error("report: unexpected argument '%s'", argv[optind]);
         return GA_EXIT_USAGE;
     }
-    if (check_options(&job, list, sizeof list) != 0)
+    if (check_options(&job, why, sizeof why) != 0)
         return GA_EXIT_USAGE;
     status = read_manifests(manifests, nro, ro);
     job.outputs = ro;

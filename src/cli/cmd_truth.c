@@ -8,6 +8,7 @@
 #include "formats/parse_value.h"
 #include "io/bits_file.h"
 #include "grade/number_text.h"
+#include "engine/run_truth.h"
 #include "measure/cast_sweep.h"
 
 static const char help[] =
@@ -37,11 +38,7 @@ static const char help[] =
     "  --exact        add a column with the exact value (17 digits, or M*2^E when tiny)\n";
 
 struct truth_options {
-    const struct ga_format *format;
-    const struct ga_format *input_format;  /* NULL: FORMAT; else a cast into FORMAT */
-    enum ga_function function;
-    enum ga_oracle oracle;
-    enum ga_overflow overflow;
+    struct ga_truth_job job;  /* the format, a cast, the function and oracle */
     bool overflow_given, all, bits, exact;
     const char *input;
 };
@@ -50,9 +47,9 @@ struct truth_options {
 static int collect_inputs(const struct truth_options *o, char **values, int nvalues,
                           ga_bits **inputs, size_t *count)
 {
-    const struct ga_format *f = o->input_format ? o->input_format : o->format;
+    const struct ga_format *f = o->job.input_format ? o->job.input_format : o->job.format;
     /* a VALUE is rounded into the input format, under its own convention */
-    enum ga_overflow overflow = o->input_format ? ga_default_overflow(f) : o->overflow;
+    enum ga_overflow overflow = o->job.input_format ? ga_default_overflow(f) : o->job.overflow;
     char err[512];
 
     if (o->all + o->bits + (nvalues > 0) != 1) {
@@ -103,34 +100,19 @@ static int collect_inputs(const struct truth_options *o, char **values, int nval
     return 0;
 }
 
-/* The truth of one input: of the function in FORMAT, or of the cast. */
-static int truth_of(const struct truth_options *o, ga_bits x, struct ga_truth *t)
-{
-    if (o->input_format)
-        return ga_truth_cast(o->input_format, x, o->format, o->overflow, t);
-    return ga_truth(o->oracle, o->function, o->format, x, t);
-}
-
 static int print_truths(const struct truth_options *o, const ga_bits *inputs, size_t n)
 {
-    const struct ga_format *f = o->format;
-    const struct ga_format *in = o->input_format ? o->input_format : f;
+    const struct ga_format *f = o->job.format;
+    const struct ga_format *in = o->job.input_format ? o->job.input_format : f;
     struct ga_truth *truths = malloc(n * sizeof *truths + 1);
     int digits = ga_cli_digits(f);
-    long undecided = -1;
+    size_t undecided;
 
     if (!truths) {
         ga_cli_error("truth: out of memory");
         return GA_EXIT_USAGE;
     }
-    #pragma omp parallel for schedule(dynamic, 64)
-    for (size_t i = 0; i < n; i++)
-        if (truth_of(o, inputs[i], &truths[i]) != GA_TRUTH_OK) {
-            #pragma omp critical
-            if (undecided < 0 || (long)i < undecided)
-                undecided = (long)i;
-        }
-    if (undecided >= 0) {
+    if (ga_run_truth(&o->job, inputs, n, truths, &undecided) != 0) {
         char hex[GA_BITS_TEXT_LEN];
         ga_format_bits(in, inputs[undecided], hex);
         ga_cli_error("truth: the oracle reached its %d-bit cap on input %s", GA_ZIV_MAX_PRECISION, hex);
@@ -153,10 +135,25 @@ static int print_truths(const struct truth_options *o, const ga_bits *inputs, si
     return fflush(stdout) == 0 ? GA_EXIT_OK : GA_EXIT_USAGE;
 }
 
+/* --input-format: gelu of a wide format cast into a float8 one. */
+static int check_cast(struct truth_options *o, const char *input_format_name)
+{
+    if (!(o->job.input_format = ga_cli_format(input_format_name)))
+        return -1;
+    if (ga_is_small_format(o->job.input_format) || !ga_cast_output_allowed(o->job.format)
+        || o->job.function != GA_GELU) {
+        ga_cli_error("truth: --input-format casts gelu of a wide format (bfloat16, float16, "
+                     "float32) into float8_e4m3fn or float8_e5m2; got %s into %s, function %s",
+                     o->job.input_format->name, o->job.format->name,
+                     ga_function_name(o->job.function));
+        return -1;
+    }
+    return 0;
+}
+
 int ga_cmd_truth(int argc, char **argv)
 {
-    struct truth_options o = { NULL, NULL, GA_GELU, GA_ORACLE_FAST, GA_OVERFLOW_INFINITY, false,
-                               false, false, false, NULL };
+    struct truth_options o = { .job = { .function = GA_GELU, .oracle = GA_ORACLE_FAST } };
     const char *format_name = NULL, *input_format_name = NULL;
     char **values = malloc((size_t)argc * sizeof *values);
     int nvalues = 0, status;
@@ -189,20 +186,20 @@ int ga_cmd_truth(int argc, char **argv)
         } else if (strcmp(a, "--format") == 0) {
             format_name = argv[++i];
         } else if (strcmp(a, "--function") == 0) {
-            if (ga_oracle_function_by_name(argv[++i], &o.function) != 0) {
+            if (ga_oracle_function_by_name(argv[++i], &o.job.function) != 0) {
                 ga_cli_error("truth: unknown function '%s' (known: gelu, gelu_tanh, gelu_grad, "
                              "gelu_tanh_grad)", argv[i]);
                 goto usage;
             }
         } else if (strcmp(a, "--oracle") == 0) {
-            if (ga_cli_oracle(argv[++i], &o.oracle) != 0)
+            if (ga_cli_oracle(argv[++i], &o.job.oracle) != 0)
                 goto usage;
         } else if (strcmp(a, "--input-format") == 0) {
             input_format_name = argv[++i];
         } else if (strcmp(a, "--input") == 0) {
             o.input = argv[++i];
         } else if (strcmp(a, "--overflow") == 0) {
-            if (ga_overflow_by_name(argv[++i], &o.overflow) != 0) {
+            if (ga_overflow_by_name(argv[++i], &o.job.overflow) != 0) {
                 ga_cli_error("truth: unknown --overflow '%s' (infinity, satfinite or nan)",
                              argv[i]);
                 goto usage;
@@ -221,28 +218,20 @@ int ga_cmd_truth(int argc, char **argv)
             values[nvalues++] = argv[i];  /* "-0.5" and "-inf" are values */
         }
     }
-    o.format = ga_cli_format(format_name);
-    if (!o.format)
+    o.job.format = ga_cli_format(format_name);
+    if (!o.job.format)
         goto usage;
     if (!o.overflow_given)
-        o.overflow = ga_default_overflow(o.format);
-    else if (!ga_overflow_allowed(o.format, o.overflow)) {
+        o.job.overflow = ga_default_overflow(o.job.format);
+    else if (!ga_overflow_allowed(o.job.format, o.job.overflow)) {
         ga_cli_error("truth: --overflow %s needs %s, which %s does not have",
-                     ga_overflow_name(o.overflow),
-                     o.overflow == GA_OVERFLOW_NAN ? "a NaN" : "an infinity", o.format->name);
+                     ga_overflow_name(o.job.overflow),
+                     o.job.overflow == GA_OVERFLOW_NAN ? "a NaN" : "an infinity",
+                     o.job.format->name);
         goto usage;
     }
-    if (input_format_name) {
-        if (!(o.input_format = ga_cli_format(input_format_name)))
-            goto usage;
-        if (ga_is_small_format(o.input_format) || !ga_cast_output_allowed(o.format)
-            || o.function != GA_GELU) {
-            ga_cli_error("truth: --input-format casts gelu of a wide format (bfloat16, float16, "
-                         "float32) into float8_e4m3fn or float8_e5m2; got %s into %s, function %s",
-                         o.input_format->name, o.format->name, ga_function_name(o.function));
-            goto usage;
-        }
-    }
+    if (input_format_name && check_cast(&o, input_format_name) != 0)
+        goto usage;
     if (collect_inputs(&o, values, nvalues, &inputs, &count) != 0)
         goto usage;
     free(values);

@@ -311,3 +311,65 @@ int ga_run_report(const struct ga_report_job *job, char *why, size_t len)
                       job->float64_domain, job->outputs, job->noutputs, &job->options,
                       job->force, &share, &job->backward);
 }
+
+/* --formats: names separated by commas, each known and given once. */
+static int check_formats(const char *formats, char *why, size_t len)
+{
+    const struct ga_format *seen[GA_FORMAT_COUNT];
+    char name[64];
+    size_t n = 0;
+
+    for (const char *at = formats;; at++) {
+        size_t span = strcspn(at, ",");
+        const struct ga_format *f;
+
+        snprintf(name, sizeof name, "%.*s", (int)span, at);
+        if (span >= sizeof name || !(f = ga_format_by_name(name))) {
+            snprintf(why, len, "unknown format '%.*s' (known: %s)", (int)span, at,
+                     ga_format_names());
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (seen[i] == f) {
+                snprintf(why, len, "report: --formats names %s twice", f->name);
+                return -1;
+            }
+        seen[n++] = f;
+        at += span;
+        if (*at == '\0')
+            break;
+    }
+    return 0;
+}
+
+/* The backward domains of the listed formats. */
+static int check_backward_domains(const char *formats, const struct ga_backward_domains *bw,
+                                  char *why, size_t len)
+{
+    char list[256], err[1024];
+
+    snprintf(list, sizeof list, "%s", formats);
+    for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
+        const struct ga_format *f = ga_format_by_name(name);
+        const char *domain = ga_backward_domain_for(bw, f);
+        struct ga_pairs p;
+        if (domain == NULL)
+            continue;
+        if (ga_pairs_parse(&p, domain, f, ga_encode(f, 1.0), err, sizeof err) != 0) {
+            snprintf(why, len, "report: %s %s: %s", ga_backward_domain_option(f), domain, err);
+            return -1;
+        }
+        ga_pairs_free(&p);
+    }
+    return 0;
+}
+
+int ga_report_check_formats(const struct ga_report_job *job, char *why, size_t len)
+{
+    if (strlen(job->formats) >= 256) {
+        snprintf(why, len, "report: --formats is longer than 255 characters");
+        return -1;
+    }
+    return check_formats(job->formats, why, len) != 0
+           || check_backward_domains(job->formats, &job->backward, why, len) != 0 ? -1 : 0;
+}

@@ -40,6 +40,11 @@ struct ga_report_job {
     void (*progress)(struct ga_sweep_options *so, const char *label);
 };
 
+/* The job's --formats (each known, given once) and the backward domains of
+ * those formats, checked before anything is measured: 0, or -1 with the
+ * message. */
+int ga_report_check_formats(const struct ga_report_job *job, char *why, size_t len);
+
 /* Run the job.  A GA_ENGINE_* status; when not OK, why holds the message
  * ("report: ..."), or nothing when there is none to say. */
 int ga_run_report(const struct ga_report_job *job, char *why, size_t len);
