@@ -277,6 +277,16 @@ if [ -d "$plugins" ]; then
             --domain range:1:4:4096 > "$2/out" 2> "$2/err" || st=$?
         [ $st -eq 1 ] && [ ! -s "$2/out" ] && grep -q "side B (plugin:.*crashing.*) failed" "$2/err" &&
         grep -q "on inputs 0x40" "$2/err"' "$GELU_ACC" "$plugins" "$tmp"
+    check "--backward: plugin kernels declared backward; one with sign errors is worse" bash -c '
+        "$0" compare --backward "$1/backward.so:backward_exact_bf16" \
+            "$1/backward.so:backward_wrong_sign_bf16" --format bfloat16 \
+            --domain pairs:random:100000 > "$2/out" &&
+        grep -q "pair by pair: B improved 0, worsened [1-9][0-9]*, " "$2/out" &&
+        grep -q "wrong sign of 0: 0, sign errors: [1-9]" "$2/out" &&
+        st=0; "$0" compare --backward pytorch_gelu_backward "$1/declared.so:declared_gelu_bf16" \
+            --format bfloat16 --domain pairs:random:10 > "$2/out" 2> "$2/err" || st=$?
+        [ $st -eq 2 ] && [ ! -s "$2/out" ] && grep -q "declared a forward kernel" "$2/err"' \
+        "$GELU_ACC" "$plugins" "$tmp"
     check "float32: a plugin against the catalogue over a stride" bash -c '
         "$0" compare erf "$1/good.so:good_gelu_f32" --format float32 --domain stride:65536 \
             --json | "$2" -c "

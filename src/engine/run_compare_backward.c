@@ -75,6 +75,7 @@ static int open_side(const struct ga_compare_job *job, struct ga_compare_done *d
         .plugin_options = job->kernel.plugin_options, .threads = job->options.threads,
     };
     struct ga_io_error io;
+    struct ga_plugin *plugin;
 
     if (is_outputs(job->spec[s]))
         return open_outputs(job, done, s, why, len);
@@ -82,6 +83,16 @@ static int open_side(const struct ga_compare_job *job, struct ga_compare_done *d
         rq.domain = NULL;  /* the pairs come from the files; the default parses */
     if (ga_backward_kernel_open(&done->backward[s].kernel, &rq, &io) != GA_IO_OK)
         return open_failed(job, s, io.message, why, len);
+    plugin = done->backward[s].kernel.sweep.plugin;
+    if (job->warn && plugin && strncmp(job->spec[s], "plugin:", 7) == 0
+        && !ga_plugin_format_declared(plugin)) {
+        char message[GA_ENGINE_WHY];
+        snprintf(message, sizeof message, "side %s (%s): the library does not declare the "
+                 "kernel (GELU_ACC_BACKWARD_KERNEL_BF16 and kin, <gelu-acc/kernel.h>): it "
+                 "cannot be checked to be a %s backward kernel", side_name[s], job->spec[s],
+                 job->kernel.format->name);
+        job->warn(message);
+    }
     return GA_ENGINE_OK;
 }
 
