@@ -4,7 +4,9 @@
 # tests/compare_dump, MPFR's exact values from 'gelu-acc truth'); Markdown
 # tables of a constant width; --fail-on-worse and --max-worsened on a kernel
 # mutated at one input; outputs: sides; bad input refused with nothing
-# printed.
+# printed.  --backward: bfloat16 pairs recounted likewise (compare_dump
+# --backward writes the pairs and a model's dx, compare_recount.py
+# --backward computes the exact dx with mpmath).
 . "${top_srcdir:-.}/tests/tap.sh"
 src=${top_srcdir:-.}
 dump=${abs_top_builddir:-.}/tests/compare_dump
@@ -21,7 +23,10 @@ check "compare prints the bucket table and the counts" bash -c '
 
 # The figures compare prints as JSON, as lines the recount prints too.
 figures() {
-    "$GELU_ACC" compare "$1" "$2" --format bfloat16 --json | "$PYTHON" -c '
+    all_figures "$1" "$2" --format bfloat16
+}
+all_figures() {
+    "$GELU_ACC" compare "$@" --json | "$PYTHON" -c '
 import json, sys
 d = json.load(sys.stdin)
 for k in ("improved", "worsened", "unchanged"):
@@ -171,12 +176,117 @@ check "--save-outputs refuses more than 2^26 inputs, shards and --input-format" 
         2> "$1/err" || st=$?
     [ $st -eq 2 ] && grep -q "not with --input-format" "$1/err"' "$GELU_ACC" "$tmp"
 
+# --backward: two backward models over bfloat16 pairs.
+pairs=pairs:random:20000:7
+backward_figures() {
+    all_figures --backward "$@" --format bfloat16 | grep -v " 0$"
+}
+backward_recount() {
+    "$dump" --backward "$1" bfloat16 $pairs "$tmp/$1" && "$dump" --backward "$2" bfloat16 $pairs "$tmp/$2" &&
+    "$PYTHON" "$src/tests/compare_recount.py" --backward "$tmp/$1.x" "$tmp/$1.dy" "$tmp/$1.dx" \
+        "$tmp/$2.dx" | grep -v " 0$" | sort
+}
+check "--backward: a model against itself, nothing worse (--fail-on-worse exits 0)" bash -c '
+    "$0" compare --backward pytorch_gelu_backward pytorch_gelu_backward --format bfloat16 \
+        --domain pairs:random:100000 --fail-on-worse > "$1/out" &&
+    grep -q "^compare --backward A = pytorch_gelu_backward, B = pytorch_gelu_backward on bfloat16 against gelu_grad" "$1/out" &&
+    grep -q "pair by pair: B improved 0, worsened 0, unchanged 100000 (same bits 100000," "$1/out" &&
+    grep -q "^  total  *100000  *100.000  *100000  *100.000$" "$1/out"' "$GELU_ACC" "$tmp"
+if "$PYTHON" -c "import mpmath" 2> /dev/null; then
+    for pair in "pytorch_gelu_backward pytorch_gelu_backward_native" \
+                "pytorch_gelu_backward jax_gelu_backward"; do
+        set -- $pair
+        check "--backward $1 $2: counts, buckets and ranges by x recounted from the outputs and mpmath" \
+            diff <(backward_figures "$1" "$2" --domain $pairs) <(backward_recount "$1" "$2")
+    done
+    backward_figures pytorch_gelu_backward pytorch_gelu_backward_native --domain $pairs \
+        > "$tmp/backward_both"
+    check "--backward: the recounted pairs hold improvements, regressions and ranges" bash -c '
+        grep -q "^improved [1-9]" "$0" && grep -q "^worsened [1-9]" "$0" && grep -q "^range " "$0"' \
+        "$tmp/backward_both"
+else
+    echo "ok $((tap_count += 1)) - # SKIP --backward recounts: no mpmath for $PYTHON"
+fi
+check "--backward: outputs: sides over --inputs and --dy-inputs, the figures of the models" bash -c '
+    [ -s "$1/pytorch_gelu_backward.dx" ] || "$3" --backward pytorch_gelu_backward bfloat16 $2 "$1/pytorch_gelu_backward"
+    [ -s "$1/pytorch_gelu_backward_native.dx" ] || "$3" --backward pytorch_gelu_backward_native bfloat16 $2 "$1/pytorch_gelu_backward_native"
+    figures() { sed -n "/\"inputs\"/,/\"sides\"/p"; }
+    "$0" compare --backward pytorch_gelu_backward pytorch_gelu_backward_native --format bfloat16 \
+        --domain $2 --json | figures > "$1/models" &&
+    "$0" compare --backward outputs:"$1/pytorch_gelu_backward.dx" pytorch_gelu_backward_native \
+        --inputs "$1/pytorch_gelu_backward.x" --dy-inputs "$1/pytorch_gelu_backward.dy" \
+        --format bfloat16 --json | figures > "$1/outputs" &&
+    grep -q "\"worsened\": [1-9]" "$1/models" && diff "$1/models" "$1/outputs"' \
+    "$GELU_ACC" "$tmp" "$pairs" "$dump"
+check "--backward --fail-on-worse: exit 1 when a pair got worse" bash -c '
+    st=0; "$0" compare --backward pytorch_gelu_backward pytorch_gelu_backward_native \
+        --format bfloat16 --domain $2 --fail-on-worse > /dev/null 2> "$1/err" || st=$?
+    [ $st -eq 1 ] && grep -q "B is worse than A on [1-9][0-9]* inputs" "$1/err"' "$GELU_ACC" "$tmp" "$pairs"
+check "--backward --markdown: tables of a constant width, x, dy and exact dx in the regressions" bash -c '
+    "$0" compare --backward pytorch_gelu_backward pytorch_gelu_backward_native --format bfloat16 \
+        --domain $3 --markdown > "$1/md" &&
+    head -1 "$1/md" | grep -q "^#### GELU backward accuracy: \`pytorch_gelu_backward\` (A) vs \`pytorch_gelu_backward_native\` (B), bfloat16 against gelu_grad, 20000 pairs" &&
+    grep -q "^| x | dy | exact dx | A output | A ulp | B output | B ulp |$" "$1/md" &&
+    "$2" -c "
+import re, sys
+cells = lambda line: len(re.split(r\"(?<!\\\\)\\|\", line.strip())) - 2
+width, tables = None, 0
+for line in open(sys.argv[1]):
+    if not line.startswith(\"|\"):
+        width = None
+        continue
+    if width is None:
+        width, tables = cells(line), tables + 1
+    assert cells(line) == width, line
+assert tables == 2, tables
+" "$1/md"' "$GELU_ACC" "$tmp" "$PYTHON" "$pairs"
+check "--backward: the same bytes for 1 and 3 threads over several chunks of pairs" bash -c '
+    for t in 1 3; do
+        "$0" compare --backward pytorch_gelu_backward jax_gelu_backward --format bfloat16 \
+            --domain pairs:random:200000 --threads $t --json > "$1/bthreads$t" || exit 1
+    done
+    grep -q "\"by\": \"x\", \"total\": [1-9]" "$1/bthreads1" && cmp "$1/bthreads1" "$1/bthreads3"' \
+    "$GELU_ACC" "$tmp"
+check "sweep --backward --save-outputs: a snapshot of pairs and dx, compared as side A" bash -c '
+    figures() { sed -n "/\"inputs\"/,/\"sides\"/p"; }
+    "$0" sweep --backward --impl pytorch_gelu_backward --format bfloat16 --domain $2 \
+        --save-outputs "$1/release.npy" > /dev/null &&
+    cmp <(tail -c 40000 "$1/release.x.npy") "$1/pytorch_gelu_backward.x" &&
+    cmp <(tail -c 40000 "$1/release.npy") "$1/pytorch_gelu_backward.dx" &&
+    "$0" compare --backward outputs:"$1/release.npy" pytorch_gelu_backward_native \
+        --inputs "$1/release.x.npy" --dy-inputs "$1/release.dy.npy" --format bfloat16 --json \
+        | figures > "$1/snapped" && diff "$1/models" "$1/snapped" &&
+    st=0; "$0" sweep --backward --impl pytorch_gelu_backward --format bfloat16 \
+        --save-outputs "$1/all.npy" 2> "$1/err" || st=$?
+    [ $st -eq 2 ] && grep -q "at most 2^26" "$1/err" && [ ! -e "$1/all.npy" ]' \
+    "$GELU_ACC" "$tmp" "$pairs"
+check "--backward: a forward kernel refused" refused "side A (erf) is a forward kernel" \
+    --backward erf pytorch_gelu_backward --format bfloat16
+check "a backward kernel without --backward refused" refused "is a backward kernel: compare backward kernels with --backward" \
+    pytorch_gelu_backward erf --format bfloat16
+check "--backward: sides of different derivatives refused" refused "approximate different derivatives" \
+    --backward pytorch_gelu_backward pytorch_gelu_backward_tanh --format bfloat16 --domain pairs:random:10
+check "--backward: outputs: without --dy-inputs refused" refused "give --inputs X_FILE and --dy-inputs DY_FILE" \
+    --backward outputs:"$tmp/a.raw" pytorch_gelu_backward --inputs "$tmp/in.raw" --format bfloat16
+check "--dy without --backward refused" refused "--dy and --dy-inputs go with --backward" \
+    erf erf --format bfloat16 --dy 2
+
 if [ -d "$plugins" ]; then
     check "a side that crashes: exit 1, its inputs named, nothing printed" bash -c '
         st=0; "$0" compare erf "$1/crashing.so:crashing_gelu_f32" --format float32 \
             --domain range:1:4:4096 > "$2/out" 2> "$2/err" || st=$?
         [ $st -eq 1 ] && [ ! -s "$2/out" ] && grep -q "side B (plugin:.*crashing.*) failed" "$2/err" &&
         grep -q "on inputs 0x40" "$2/err"' "$GELU_ACC" "$plugins" "$tmp"
+    check "--backward: plugin kernels declared backward; one with sign errors is worse" bash -c '
+        "$0" compare --backward "$1/backward.so:backward_exact_bf16" \
+            "$1/backward.so:backward_wrong_sign_bf16" --format bfloat16 \
+            --domain pairs:random:100000 > "$2/out" &&
+        grep -q "pair by pair: B improved 0, worsened [1-9][0-9]*, " "$2/out" &&
+        grep -q "wrong sign of 0: 0, sign errors: [1-9]" "$2/out" &&
+        st=0; "$0" compare --backward pytorch_gelu_backward "$1/declared.so:declared_gelu_bf16" \
+            --format bfloat16 --domain pairs:random:10 > "$2/out" 2> "$2/err" || st=$?
+        [ $st -eq 2 ] && [ ! -s "$2/out" ] && grep -q "declared a forward kernel" "$2/err"' \
+        "$GELU_ACC" "$plugins" "$tmp"
     check "float32: a plugin against the catalogue over a stride" bash -c '
         "$0" compare erf "$1/good.so:good_gelu_f32" --format float32 --domain stride:65536 \
             --json | "$2" -c "

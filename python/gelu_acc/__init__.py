@@ -113,14 +113,20 @@ def grade(fn, format_name, domain=None, reference="gelu", name=None, program=Non
     return json.loads(text)[0]
 
 
-def compare(fn_a, fn_b, format_name, domain=None, reference="gelu", names=None, program=None,
-            workdir=None, batch=None, threads=None, oracle=None):
+def compare(fn_a, fn_b, format_name, domain=None, reference=None, names=None, program=None,
+            workdir=None, batch=None, threads=None, oracle=None, backward=False):
     """Runs fn_a and fn_b on the same inputs of ``domain`` and returns
     'gelu-acc compare's JSON figures as a dict (doc/compare.md): improved,
     worsened, unchanged, buckets of each side, regressions, improvements,
     worse_ranges, sides; and under "markdown" the block to paste into a pull
     request.  ``names`` (a pair) names the sides, default the functions'
-    names; the other arguments as for grade()."""
+    names; the other arguments as for grade() (``reference`` default gelu).
+
+    ``backward=True`` compares backward kernels fn(x, dy) -> dx pair by pair
+    against RN(dy gelu'(x)) ('gelu-acc compare --backward'; ``reference``
+    default gelu_grad): ``domain`` is the pairs, a tuple (x, dy) of arrays of
+    the format's dtype, or N for N pairs drawn uniformly from every encoding
+    (seed 1; default 65536)."""
     dtype_for(format_name)
     program = find_program(program)
     names = names or (_kernel_name(fn_a), _kernel_name(fn_b))
@@ -129,15 +135,46 @@ def compare(fn_a, fn_b, format_name, domain=None, reference="gelu", names=None, 
         inputs_path = os.path.join(folder, "inputs-%s.npy" % format_name)
         outputs = [os.path.join(folder, "outputs-%s-%s.npy" % (side, format_name))
                    for side in "ab"]
-        _write_inputs(program, inputs_path, format_name, domain)
-        for fn, path in zip((fn_a, fn_b), outputs):
-            _compute(fn, format_name, inputs_path, path, batch)
+        if backward:
+            dy_path = os.path.join(folder, "dy-%s.npy" % format_name)
+            x, dy = _pairs(format_name, domain)
+            np.save(inputs_path, x)
+            np.save(dy_path, dy)
+            for fn, path in zip((fn_a, fn_b), outputs):
+                dx = fn(x, dy)
+                check_outputs(format_name, x, dx)
+                np.save(path, dx)
+            extra = ["--backward", "--dy-inputs", dy_path]
+        else:
+            _write_inputs(program, inputs_path, format_name, domain)
+            for fn, path in zip((fn_a, fn_b), outputs):
+                _compute(fn, format_name, inputs_path, path, batch)
+            extra = []
+        reference = reference or ("gelu_grad" if backward else "gelu")
         args = ["compare", "outputs:" + outputs[0], "outputs:" + outputs[1], "--inputs",
                 inputs_path, "--format", format_name, "--reference", reference,
-                "--name-a", names[0], "--name-b", names[1]] + _options(threads, oracle)
+                "--name-a", names[0], "--name-b", names[1]] + extra + _options(threads, oracle)
         figures = json.loads(run(program, args + ["--json"]))
         figures["markdown"] = run(program, args + ["--markdown"])
     return figures
+
+
+def _pairs(format_name, domain):
+    """The pairs (x, dy) of a backward comparison: the caller's, or N drawn
+    uniformly from every encoding of a 16- or 32-bit format."""
+    want = np.dtype(dtype_for(format_name))
+    if isinstance(domain, tuple):
+        x, dy = (np.asarray(v) for v in domain)
+        for name, v in (("x", x), ("dy", dy)):
+            if v.dtype != want or v.shape != x.shape or v.ndim != 1:
+                raise ValueError("the pairs' %s is %s of shape %s: give one-dimensional x and "
+                                 "dy of %s, of one length" % (name, v.dtype, v.shape, want))
+        return x, dy
+    n = 65536 if domain is None else int(domain)
+    words = np.random.default_rng(1).integers(0, 2 ** (8 * want.itemsize), (2, n),
+                                              dtype=np.uint64)
+    bits = words.astype(np.uint16 if want.itemsize == 2 else np.uint32)
+    return bits[0].view(want), bits[1].view(want)
 
 
 def assert_accuracy(fn, format_name, baseline=None, section=None, domain=None, update=False,

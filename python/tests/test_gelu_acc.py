@@ -140,6 +140,30 @@ class Grade(unittest.TestCase):
         back = gelu_acc.compare(worse, good, "bfloat16", names=("before", "after"))
         self.assertEqual((back["improved"], back["worsened"]), (1, 0))
 
+    def test_compare_backward_counts_the_one_pair_changed(self):
+        # the truth from the library's golden_backward; B moved one pair
+        # (x = 1, dy = 1) one encoding away from it
+        golden = lambda x, dy: gelu_acc.golden_backward(x, dy, format="bfloat16")
+        x = np.arange(0, 65536, 7, dtype=np.uint32).astype(np.uint16)
+        dy = x[::-1].copy()
+        x[0], dy[0] = 0x3f80, 0x3f80
+        def worse(x, dy):
+            dx = golden(x, dy).copy()
+            dx[0] += 1
+            return dx
+        figures = gelu_acc.compare(golden, worse, "bfloat16", domain=(x, dy), backward=True)
+        self.assertTrue(figures["backward"])
+        self.assertEqual((figures["improved"], figures["worsened"], figures["unchanged"]),
+                         (0, 1, x.size - 1))
+        self.assertEqual((figures["regressions"][0]["input"], figures["regressions"][0]["dy"]),
+                         ("0x3f80", "0x3f80"))
+        self.assertEqual(figures["buckets"]["a"]["correctly_rounded"]["inputs"], x.size)
+        self.assertIn("| x | dy | exact dx |", figures["markdown"])
+        same = gelu_acc.compare(golden, golden, "bfloat16", domain=1000, backward=True)
+        self.assertEqual((same["inputs"], same["worsened"], same["improved"]), (1000, 0, 0))
+        with self.assertRaisesRegex(ValueError, "one length"):
+            gelu_acc.compare(golden, golden, "bfloat16", domain=(x, dy[:-1]), backward=True)
+
     def test_wrong_dtype_is_refused_with_the_helper_named(self):
         f32 = lambda bits: gelu_acc.from_bfloat16(bits)
         with self.assertRaisesRegex(TypeError, "to_bfloat16"):

@@ -14,6 +14,9 @@
 static const char help[] =
     "usage: gelu-acc compare A B --format FORMAT [--reference gelu|gelu_tanh]\n"
     "                        [--domain D | --inputs FILE] [--markdown | --json]\n"
+    "       gelu-acc compare --backward A B --format FORMAT [--domain PAIRS] [--dy V]\n"
+    "                        [--inputs X_FILE --dy-inputs DY_FILE]\n"
+    "                        [--reference gelu_grad|gelu_tanh_grad] [options as above]\n"
     "                        [--fail-on-worse] [--max-worsened N]\n"
     "                        [--name-a NAME] [--name-b NAME]\n"
     "                        [--oracle fast|mpfr] [--threads N] [--timeout SECONDS]\n"
@@ -37,6 +40,10 @@ static const char help[] =
     "worse.  --markdown prints a table block for a pull request, --json every\n"
     "figure (doc/compare.md).  --name-a and --name-b name the sides in reports\n"
     "(default: A and B as given).\n"
+    "--backward: A and B are backward kernels ('gelu-acc list --backward', plugins\n"
+    "declared backward, outputs:FILE over the pairs of --inputs and --dy-inputs),\n"
+    "compared pair by pair against RN(dy d(x)) over the pairs of sweep --backward\n"
+    "(default pairs:all for 16-bit formats; a forward domain takes dy = --dy V).\n"
     "--fail-on-worse exits 1 when any input got worse; --max-worsened N when more\n"
     "than N did.\n"
     "Exit status: 0 compared (and the gate passed), 1 the gate failed or a side\n"
@@ -68,11 +75,11 @@ static int print(const struct ga_compare_done *done, enum compare_form form)
         return GA_EXIT_INTERNAL;
     }
     if (form == COMPARE_MARKDOWN)
-        rc = ga_compare_write_markdown(mem, done->results, &done->tally);
+        rc = ga_compare_write_markdown(mem, &done->sides, &done->tally);
     else if (form == COMPARE_JSON)
-        rc = ga_compare_write_json(mem, done->results, &done->tally);
+        rc = ga_compare_write_json(mem, &done->sides, &done->tally);
     else
-        rc = ga_compare_write_text(mem, done->results, &done->tally);
+        rc = ga_compare_write_text(mem, &done->sides, &done->tally);
     if (fclose(mem) != 0 || rc != 0) {
         free(text);
         ga_cli_error("compare: out of memory");
@@ -138,6 +145,8 @@ static int run(struct ga_compare_job *job, const struct ga_cli_options *o, enum 
     if (!job->kernel.format)
         return GA_EXIT_USAGE;
     job->kernel.reference = o->reference;
+    job->backward = o->backward;
+    job->have_reference = o->have_reference;
     job->kernel.domain = o->domain;
     job->kernel.plugin_options = &o->plugin;
     job->options.oracle = o->oracle;
@@ -165,6 +174,9 @@ int ga_cmd_compare(int argc, char **argv)
         { "max-worsened", required_argument, NULL, 'N' },
         { "name-a", required_argument, NULL, 'a' },
         { "name-b", required_argument, NULL, 'b' },
+        GA_CLI_OPTION_BACKWARD,
+        { "dy", required_argument, NULL, 'y' },
+        { "dy-inputs", required_argument, NULL, 'Y' },
         { NULL, 0, NULL, 0 },
     };
     struct ga_cli_options o;
@@ -174,7 +186,7 @@ int ga_cmd_compare(int argc, char **argv)
     char spec[2][GA_DOMAIN_SPEC_LEN + 8];
     int opt, status;
 
-    ga_cli_options_init(&o, "compare", help, false, false);
+    ga_cli_options_init(&o, "compare", help, ga_cli_wants_backward(argc, argv), false);
     struct ga_cli_seen seen = { 0 };
     optind = 1;
     while ((opt = ga_cli_getopt("compare", argc, argv, "", options, &seen)) != -1) {
@@ -184,6 +196,8 @@ int ga_cmd_compare(int argc, char **argv)
         case 'F': g.fail_on_worse = true; break;
         case 'a': job.name[0] = optarg; break;
         case 'b': job.name[1] = optarg; break;
+        case 'y': job.dy = optarg; break;
+        case 'Y': job.dy_inputs = optarg; break;
         case 'N':
             if (parse_max(optarg, &g) != 0)
                 return GA_EXIT_USAGE;
@@ -200,6 +214,10 @@ int ga_cmd_compare(int argc, char **argv)
     }
     if (!o.format) {
         ga_cli_error("compare: --format FORMAT is required");
+        return GA_EXIT_USAGE;
+    }
+    if (!o.backward && (job.dy || job.dy_inputs)) {
+        ga_cli_error("compare: --dy and --dy-inputs go with --backward");
         return GA_EXIT_USAGE;
     }
     if (job.kernel.inputs && o.domain) {

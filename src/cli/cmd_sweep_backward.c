@@ -13,6 +13,7 @@ static const char help[] =
     "                      [--reference gelu_grad|gelu_tanh_grad] [--json] [--threads N]\n"
     "                      [--shard K/N --partial FILE]\n"
     "                      [--checkpoint FILE [--checkpoint-interval SECONDS]]\n"
+    "                      [--save-outputs FILE]\n"
     "\n"
     "Measures a backward kernel ('gelu-acc list --backward': models and real\n"
     "libraries' kernels), or a backward kernel\n"
@@ -39,6 +40,10 @@ static const char help[] =
     "(--partial alone: shard 1/1).  --checkpoint FILE saves the state to FILE\n"
     "every --checkpoint-interval seconds (default 10) and at the end; the same\n"
     "command run again resumes from it and prints (or writes) the same bytes.\n"
+    "--save-outputs FILE also writes dx in pair order to FILE and the pairs beside\n"
+    "it (STEM.x.npy and STEM.dy.npy for STEM.npy, else FILE.x and FILE.dy): a\n"
+    "snapshot that 'compare --backward' reads as outputs:FILE --inputs X\n"
+    "--dy-inputs DY; at most 2^26 pairs, one process (doc/compare.md).\n"
     "Under 'mpirun -n P' (a gelu-acc built with\n"
     "MPI) rank R measures shard R+1 of P and rank 0 prints them merged, the same\n"
     "bytes.\n"
@@ -55,6 +60,7 @@ int ga_cmd_sweep_backward(int argc, char **argv)
         GA_CLI_OPTION_FORMAT,
         GA_CLI_OPTION_DOMAIN,
         { "dy", required_argument, NULL, 'y' },
+        { "save-outputs", required_argument, NULL, 'S' },
         GA_CLI_OPTIONS_SHARE,
         GA_CLI_OPTION_REFERENCE,
         GA_CLI_OPTION_JSON,
@@ -66,7 +72,7 @@ int ga_cmd_sweep_backward(int argc, char **argv)
     struct ga_backward_job job;
     struct ga_backward_done done;
     const struct ga_format *f;
-    const char *dy = NULL;
+    const char *dy = NULL, *save = NULL;
     char spec[GA_DOMAIN_SPEC_LEN + 8], why[GA_ENGINE_WHY];
     int opt, status;
 
@@ -76,6 +82,8 @@ int ga_cmd_sweep_backward(int argc, char **argv)
     while ((opt = ga_cli_getopt("sweep", argc, argv, "", options, &seen)) != -1) {
         if (opt == 'y')
             dy = optarg;
+        else if (opt == 'S')
+            save = optarg;
         else if ((status = ga_cli_option(&o, opt, optarg)) != GA_CLI_GO_ON)
             return status;
     }
@@ -94,6 +102,7 @@ int ga_cmd_sweep_backward(int argc, char **argv)
                     .have_reference = o.have_reference || o.kernel, .domain = o.domain,
                     .dy = dy, .plugin_options = &o.plugin, .threads = o.threads },
         .share = o.share,
+        .save_outputs = save,
     };
     status = ga_run_backward(&job, &done, why, sizeof why);
     if (status != GA_ENGINE_OK && status != GA_ENGINE_FAILED)

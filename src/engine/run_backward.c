@@ -96,6 +96,36 @@ static int run_share(const struct ga_backward_job *job, struct ga_backward_done 
     return status;
 }
 
+/* The whole sweep keeping the pairs and outputs, written to
+ * job->save_outputs when the kernel ran on every pair. */
+static int sweep_saving(const struct ga_backward_job *job, struct ga_backward_done *done,
+                        char *why, size_t len)
+{
+    struct ga_backward_sweep *s = &done->kernel.sweep;
+    struct ga_pairs_snapshot snapshot;
+    struct ga_io_error io;
+    int status;
+
+    if (ga_ranks_count() > 1) {
+        snprintf(why, len, "--save-outputs writes the outputs of every pair from one process: "
+                 "not under mpirun");
+        return GA_ENGINE_BAD_INPUT;
+    }
+    if (ga_pairs_snapshot_init(&snapshot, s->pairs->format, s->pairs->size, why, len) != 0)
+        return GA_ENGINE_BAD_INPUT;
+    s->observe = ga_pairs_snapshot_observe;
+    s->observe_ctx = &snapshot;
+    status = ga_run_backward_sweep(s, &done->stats, NULL, NULL, why, len);
+    s->observe = NULL;
+    if (status == GA_ENGINE_OK && done->stats.failed_batches == 0
+        && ga_pairs_snapshot_write(&snapshot, job->save_outputs, &io) != GA_IO_OK) {
+        snprintf(why, len, "--save-outputs: %s", io.message);
+        status = GA_ENGINE_BAD_INPUT;
+    }
+    ga_pairs_snapshot_free(&snapshot);
+    return status;
+}
+
 int ga_run_backward(const struct ga_backward_job *job, struct ga_backward_done *done, char *why,
                     size_t len)
 {
@@ -109,7 +139,14 @@ int ga_run_backward(const struct ga_backward_job *job, struct ga_backward_done *
         snprintf(why, len, "%s", io.message);
         return GA_ENGINE_BAD_INPUT;
     }
-    if (!job->share.partial && !job->share.checkpoint) {
+    if (job->save_outputs && (job->share.partial || job->share.checkpoint)) {
+        snprintf(why, len, "--save-outputs writes the outputs of every pair from one process: "
+                 "not with --shard, --partial or --checkpoint");
+        status = GA_ENGINE_BAD_INPUT;
+    } else if (job->save_outputs) {
+        status = sweep_saving(job, done, why, len);
+        done->have_stats = status == GA_ENGINE_OK;
+    } else if (!job->share.partial && !job->share.checkpoint) {
         status = ga_run_backward_sweep(&done->kernel.sweep, &done->stats, NULL, NULL, why, len);
         done->have_stats = status == GA_ENGINE_OK && ga_ranks_rank() == 0;
     } else if (f->bits <= 16

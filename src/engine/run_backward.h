@@ -6,12 +6,16 @@
 
 #include "engine/engine.h"
 #include "measure/backward_kernel.h"
+#include "measure/outputs_snapshot.h"
 #include "state/backward_sweep_file.h"
 #include "state/run.h"
 
 struct ga_backward_job {
     struct ga_backward_request kernel;
     struct ga_run_share share;        /* ga_run_share_init */
+    /* the pairs and dx written there and beside it (measure/outputs_snapshot.h,
+     * ga_pairs_snapshot); one process, no share (NULL: none) */
+    const char *save_outputs;
 };
 
 struct ga_backward_done {

@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/run_compare_backward.h"
+#include "impls/backward.h"
+#include "real/real.h"
+
 static const char *const side_name[2] = { "A", "B" };
 
 /* Side s opened; an outputs: side needs the inputs file, the others refuse it
@@ -21,7 +25,11 @@ static int open_side(const struct ga_compare_job *job, struct ga_compare_done *d
     if (strncmp(rq.spec, "outputs:", 8) != 0)
         rq.inputs = NULL;
     if (ga_kernel_open(&done->kernel[s], &rq, &io) != GA_IO_OK) {
-        snprintf(why, len, "side %s (%s): %s", side_name[s], job->spec[s], io.message);
+        if (ga_backward_catalogue_find(rq.spec) || ga_real_backward_find(rq.spec))
+            snprintf(why, len, "side %s (%s) is a backward kernel: compare backward kernels "
+                     "with --backward", side_name[s], job->spec[s]);
+        else
+            snprintf(why, len, "side %s (%s): %s", side_name[s], job->spec[s], io.message);
         return GA_ENGINE_BAD_INPUT;
     }
     if (job->warn && done->kernel[s].plugin && !ga_plugin_format_declared(done->kernel[s].plugin)) {
@@ -87,7 +95,11 @@ static int summarize(const struct ga_compare_job *job, struct ga_compare_done *d
             return GA_ENGINE_UNDECIDED;
         }
         done->results[s].impl = job->name[s] ? job->name[s] : job->spec[s];
+        ga_compare_side_forward(&done->sides.side[s], &done->results[s]);
     }
+    done->sides.results = done->results;
+    done->sides.domain = done->results[0].domain;
+    done->sides.oracle = job->options.oracle;
     return side_failed(job, done, why, len);
 }
 
@@ -102,13 +114,15 @@ int ga_run_compare(const struct ga_compare_job *job, struct ga_compare_done *don
     int status;
 
     memset(done, 0, sizeof *done);
+    if (job->backward)
+        return ga_run_compare_backward(job, done, why, len);
     for (int s = 0; s < 2; s++)
         if ((status = open_side(job, done, s, why, len)) != GA_ENGINE_OK)
             return status;
     if (!(d = common_domain(job, done, why, len)))
         return GA_ENGINE_BAD_INPUT;
     snprintf(done->domain, sizeof done->domain, "%s", d->spec);
-    if (ga_compare_tally_init(&done->tally, f, job->kernel.reference, d->size) != 0) {
+    if (ga_compare_tally_init(&done->tally, f, job->kernel.reference, d->size, false) != 0) {
         snprintf(why, len, "out of memory");
         return GA_ENGINE_UNDECIDED;
     }
@@ -139,5 +153,6 @@ void ga_compare_done_free(struct ga_compare_done *done)
     done->results = NULL;
     for (int s = 0; s < 2; s++)
         ga_kernel_close(&done->kernel[s]);
+    ga_compare_backward_free(done);
     ga_compare_tally_free(&done->tally);
 }

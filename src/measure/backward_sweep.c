@@ -23,7 +23,6 @@
 #include "truth/backward_memo.h"
 #include "truth/fast.h"
 
-#define GA_BACKWARD_CHUNK 65536
 #define GA_BACKWARD_RUN 512     /* truths computed ahead of their statistics */
 
 /* What a sweep of a format of 16 bits or fewer looks up per encoding
@@ -126,6 +125,7 @@ struct worker {
     bool have_memo[2];
     struct ga_grad_value own[2];  /* d at the last x, per reference, without a table */
     struct ga_backward_heat **heat;  /* per row: this thread's map, or NULL */
+    struct ga_truth *truth;       /* observed sweeps: the chunk's truths (rows[0]'s reference) */
 };
 
 /* A row's outputs for a chunk: 1, or 0 when a plugin's batch failed (the
@@ -187,6 +187,23 @@ static int truths(const struct shared *sh, struct worker *w, int r, bool dy_one,
     return 0;
 }
 
+/* The chunk's pairs, truths and outputs to the observer, when every row
+ * observed has its outputs. */
+static void chunk_observe(const struct shared *sh, const struct worker *w, uint64_t start,
+                          size_t n)
+{
+    struct ga_sweep_chunk_view v = { .start = start, .n = n, .x = w->x, .dy = w->dy,
+                                     .truth = w->truth };
+
+    v.count = sh->n_rows < GA_SWEEP_OBSERVED ? sh->n_rows : GA_SWEEP_OBSERVED;
+    for (size_t r = 0; r < v.count; r++) {
+        if (!w->measured[r])
+            return;
+        v.y[r] = w->dx + r * GA_BACKWARD_CHUNK;
+    }
+    sh->rows[0].observe(sh->rows[0].observe_ctx, &v);
+}
+
 /* One chunk for every row: the pairs filled once, each row's outputs, then
  * block by block each reference's truths once and every row's statistics
  * (st[r], in pair order).  0, or -1. */
@@ -212,9 +229,12 @@ static int run_chunk(const struct shared *sh, struct worker *w, uint64_t start, 
     }
     dy_one = all_one(f, w->dy, n);
     for (size_t i = 0, m; i < n; i += m) {
+        struct ga_truth *block[2] = { t[0], t[1] };
         m = n - i < GA_BACKWARD_RUN ? n - i : GA_BACKWARD_RUN;
+        if (w->truth)  /* observed: rows[0]'s truths kept for the whole chunk */
+            block[ref_of(sh->rows[0].reference)] = w->truth + i;
         for (int k = 0; k < 2; k++)
-            if (needed[k] && truths(sh, w, k, dy_one, i, m, t[k]) != 0)
+            if (needed[k] && truths(sh, w, k, dy_one, i, m, block[k]) != 0)
                 return -1;
         for (size_t r = 0; r < sh->n_rows; r++) {
             struct ga_backward_heat *heat = w->heat[r];
@@ -222,12 +242,14 @@ static int run_chunk(const struct shared *sh, struct worker *w, uint64_t start, 
             if (!w->measured[r])
                 continue;
             ga_backward_stats_add_pairs(&st[r], &sh->layout, start + i, m, w->x + i, w->dy + i,
-                                        dx + i, t[ref_of(sh->rows[r].reference)], sh->lookup,
-                                        heat ? e : NULL);
+                                        dx + i, block[ref_of(sh->rows[r].reference)],
+                                        sh->lookup, heat ? e : NULL);
             for (size_t j = 0; heat != NULL && j < m; j++)
                 ga_backward_heat_add(heat, w->x[i + j], w->dy[i + j], &e[j]);
         }
     }
+    if (w->truth)
+        chunk_observe(sh, w, start, n);
     return 0;
 }
 
@@ -272,6 +294,7 @@ static void worker_free(struct worker *w, size_t n_rows)
     free(w->x);
     free(w->dx);
     free(w->measured);
+    free(w->truth);
     ga_backward_memo_free(&w->memo[0]);
     ga_backward_memo_free(&w->memo[1]);
 }
@@ -293,6 +316,9 @@ static int worker_init(struct worker *w, const struct shared *sh)
     w->measured = malloc(sh->n_rows * sizeof *w->measured);
     w->heat = calloc(sh->n_rows, sizeof *w->heat);
     if (w->x == NULL || w->dx == NULL || w->measured == NULL || w->heat == NULL)
+        return -1;
+    if (sh->rows[0].observe != NULL
+        && (w->truth = malloc(GA_BACKWARD_CHUNK * sizeof *w->truth)) == NULL)
         return -1;
     for (size_t r = 0; r < sh->n_rows; r++)
         if (sh->rows[r].heat != NULL && (w->heat[r] = ga_backward_heat_new(f)) == NULL)

@@ -10,6 +10,10 @@
 #include "measure/backward_heat.h"
 #include "grade/backward_stats.h"
 #include "domain/pairs.h"
+#include "measure/sweep.h"
+
+/* Pairs per chunk: the unit of work, of sharing and of observing. */
+#define GA_BACKWARD_CHUNK 65536
 
 /* dx comes from one of: a catalogue model, a plugin's backward kernel
  * (ga_plugin_open_backward), or a source (graded outputs). */
@@ -27,6 +31,12 @@ struct ga_backward_sweep {
      * caller sweeping one 16-bit domain in several runs of chunks
      * (checkpoints) passes it, or each run builds the table again. */
     const struct ga_grad_value *grad_table;
+    /* NULL, or called (rows[0]'s, from any thread, chunks in any order)
+     * with each chunk's pairs, truths and the first GA_SWEEP_OBSERVED
+     * rows' outputs, when every row has its outputs; the rows observed
+     * share rows[0]'s reference (gelu-acc compare --backward). */
+    void (*observe)(void *ctx, const struct ga_sweep_chunk_view *v);
+    void *observe_ctx;
 };
 
 /* d(x) of every encoding of a 16-bit format f (ga_grad_value, MPFR), in

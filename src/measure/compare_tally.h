@@ -14,6 +14,7 @@
 
 #include "grade/better.h"
 #include "grade/bucket.h"
+#include "measure/backward_sweep.h"
 #include "measure/sweep.h"
 
 /* Points and ranges kept for the report. */
@@ -23,7 +24,7 @@
 /* One input where the sides differ. */
 struct ga_compare_point {
     uint64_t index;              /* in the domain */
-    ga_bits x, a, b;             /* input, A's and B's outputs */
+    ga_bits x, dy, a, b;         /* input (backward: the pair x, dy), A's and B's outputs */
     struct ga_exact exact;       /* MPFR's, once the tally is finished */
     double ulp_a, ulp_b;         /* the rule's distances (+inf: NaN, inf) */
     double key;                  /* how much worse (or better) B is: what orders the list */
@@ -35,7 +36,8 @@ struct ga_compare_point {
  * consecutive inputs where B is not worse. */
 #define GA_COMPARE_GAP 32
 struct ga_compare_range {
-    uint64_t first, last;        /* domain indices of its first and last worsened input */
+    uint64_t first, last;        /* domain indices of its first and last worsened input
+                                    (ranges by x: the encodings of those x) */
     uint64_t worsened;
     ga_bits lo, hi;              /* its worsened inputs' least and greatest x */
 };
@@ -48,10 +50,23 @@ struct ga_compare_ranges {
     uint64_t worsened;           /* the worsened inputs of every range */
 };
 
+/* Backward comparisons (pairs x, dy) of a format of 16 bits or fewer find
+ * their ranges by x: each x counts the pairs where B is worse and better;
+ * the encodings of x, in order, are then walked as a forward domain is,
+ * an x being worse (weighing its worsened pairs) where B is worse on more
+ * of its pairs than better, better where on fewer.  Elsewhere the ranges
+ * follow the domain's order (for pairs x over a domain with one dy, x's). */
+struct ga_compare_by_x {
+    uint64_t *pairs, *worse, *better;   /* indexed by the encoding of x */
+};
+
 struct ga_compare_tally {
     const struct ga_format *format;
     struct ga_format_layout layout;
-    enum ga_function reference;
+    enum ga_function reference;  /* backward: the derivative (GA_GELU_GRAD...) */
+    bool backward;               /* inputs are pairs; views carry dy */
+    uint64_t chunk_size;         /* inputs per view: GA_SWEEP_CHUNK or GA_BACKWARD_CHUNK */
+    struct ga_compare_by_x by_x; /* NULL arrays unless ranges go by x */
     uint64_t inputs, same, tied, improved, worsened;  /* unchanged: same + tied */
     uint64_t bucket[2][GA_BUCKET_COUNT];              /* [0]: A, [1]: B */
     size_t regression_count, improvement_count;
@@ -62,12 +77,14 @@ struct ga_compare_tally {
     uint64_t chunk_count;
 };
 
-/* A tally of f against `reference` over a domain of `size` inputs:
+/* A tally of f against `reference` over a domain of `size` inputs, fed by
+ * a forward sweep, or by a backward sweep (pairs) when `backward`:
  * 0, or -1 out of memory. */
 int ga_compare_tally_init(struct ga_compare_tally *t, const struct ga_format *f,
-                          enum ga_function reference, uint64_t size);
+                          enum ga_function reference, uint64_t size, bool backward);
 
-/* The observer a sweep of A and B calls (ctx: the tally). */
+/* The observer a sweep of A and B calls (ctx: the tally); views of
+ * chunk_size inputs, the last one shorter. */
 void ga_compare_tally_observe(void *ctx, const struct ga_sweep_chunk_view *v);
 
 /* After the sweep: join the ranges across chunks and give the listed points

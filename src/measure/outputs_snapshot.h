@@ -37,4 +37,26 @@ enum ga_io_status ga_outputs_snapshot_write(const struct ga_outputs_snapshot *s,
 
 void ga_outputs_snapshot_free(struct ga_outputs_snapshot *s);
 
+/* A backward sweep's snapshot (sweep --backward --save-outputs): its pairs
+ * and its dx, in pair order, as three files that compare --backward reads
+ * as outputs:FILE --inputs X --dy-inputs DY.  Fed by the backward sweep's
+ * observer (ga_backward_sweep.observe). */
+struct ga_pairs_snapshot {
+    struct ga_outputs_snapshot x, dy, dx;
+};
+
+int ga_pairs_snapshot_init(struct ga_pairs_snapshot *s, const struct ga_format *f, uint64_t size,
+                           char *why, size_t len);
+void ga_pairs_snapshot_observe(void *ctx, const struct ga_sweep_chunk_view *v);
+
+/* The files of x and dy beside the dx file `path`: STEM.x.npy and
+ * STEM.dy.npy for STEM.npy, else PATH.x and PATH.dy.  0, or -1 when they
+ * do not fit in len characters. */
+int ga_pairs_snapshot_paths(const char *path, char *x, char *dy, size_t len);
+
+/* x, dy, then dx at path, each atomically. */
+enum ga_io_status ga_pairs_snapshot_write(const struct ga_pairs_snapshot *s, const char *path,
+                                          struct ga_io_error *err);
+void ga_pairs_snapshot_free(struct ga_pairs_snapshot *s);
+
 #endif

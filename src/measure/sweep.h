@@ -73,14 +73,16 @@ struct ga_measurement {
     struct ga_failure_record failures[GA_FAILURES_KEPT];
 };
 
-/* One chunk as an observer sees it (ga_sweep_options.observe): the inputs
- * [start, start + n) of the domain, the truth of the first measurement's
- * reference, and the outputs of the first `count` measurements. */
+/* One chunk as an observer sees it (ga_sweep_options.observe, and
+ * ga_backward_sweep.observe): the inputs [start, start + n) of the domain,
+ * the truth of the first measurement's reference, and the outputs of the
+ * first `count` measurements.  A backward sweep's inputs are pairs: x and
+ * dy, its outputs dx and its truth RN(dy d(x)); dy is NULL forward. */
 #define GA_SWEEP_OBSERVED 2
 struct ga_sweep_chunk_view {
     uint64_t start;
     size_t n, count;
-    const ga_bits *x;
+    const ga_bits *x, *dy;
     const struct ga_truth *truth;
     const ga_bits *y[GA_SWEEP_OBSERVED];
 };
