@@ -55,7 +55,8 @@ static void name_kind(FILE *out, const struct ga_format *f, const struct ga_base
 
 /* Without named inputs (the library's check): a first fault of that kind,
  * or for correctly_rounded any first fault, or the worst input when its
- * error is at least 1 ulp (a correctly rounded output is within 1/2). */
+ * error is above 1/2 ulp by more than the exact value's error (truth.h:
+ * below 2^-20 ulp), as no correctly rounded output's is. */
 static void name_fault(FILE *out, const struct ga_format *f, const struct ga_summary *s,
                        int fault)
 {
@@ -64,7 +65,7 @@ static void name_fault(FILE *out, const struct ga_format *f, const struct ga_sum
             fault = k;
     if (fault < GA_FAULT_COUNT && s->first_fault[fault].has)
         name_input(out, f, "e.g.", &s->first_fault[fault]);
-    else if (fault == GA_FAULT_COUNT && s->max_ulp.has && s->max_ulp.error >= 1.0)
+    else if (fault == GA_FAULT_COUNT && s->max_ulp.has && s->max_ulp.error > 0.5 + 0x1p-20)
         name_input(out, f, "e.g.", &s->max_ulp);
     else
         fputc('\n', out);
