@@ -69,6 +69,10 @@ check "correctly_rounded names an input that was correctly rounded and is no mor
 check "the snapshot's lines also come under --max-failures" \
     bash -c "$GELU_ACC check --baseline $tmp/snap.baseline --max-failures 3 | grep -q '^k: class changed at 2 of 65536'"
 
+check "the lines are the same bytes with 1 and 3 threads" \
+    bash -c "$GELU_ACC check --baseline $tmp/snap.baseline --threads 1 > $tmp/t1; $GELU_ACC check --baseline $tmp/snap.baseline --threads 3 > $tmp/t3;
+             $GELU_ACC check --baseline $tmp/after.baseline --threads 3 > $tmp/p3; cmp $tmp/t1 $tmp/t3 && cmp $tmp/p3 $tmp/plain.out"
+
 # A kernel against its own snapshot, and one better than its snapshot.
 sed 's/^inputs = in.raw/inputs = in.raw\nsnapshot = release.raw/' "$tmp/release.baseline" > "$tmp/same.baseline"
 check "a kernel against its own snapshot passes, no class changed" \

@@ -92,6 +92,8 @@ static void witness_input(const struct ga_class_witness *w, struct chunk_witness
     enum ga_region r = ga_region_of(&w->bounds, p.x, t->rounded);
     struct ga_error e, old;
 
+    if (!w->snapshot && p.y == t->rounded)
+        return;   /* correctly rounded: of no kind (the common case, kept cheap) */
     ga_error_compute(&w->layout, p.y, t, &e);
     p.class = ga_bucket_of(&e);
     if (w->snapshot) {
