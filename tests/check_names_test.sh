@@ -94,6 +94,8 @@ check "a missing snapshot: exit 2, naming it" \
 printf '[b]\nkernel = erf\nformat = bfloat16\nreference = gelu_grad\nsnapshot = x.raw\n' > "$tmp/bw.baseline"
 check "'snapshot' in a backward section: exit 2, naming its line" \
     bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; expect_status 2 $GELU_ACC check --baseline $tmp/bw.baseline && stderr_has 'bw.baseline:5' && stderr_has 'snapshot'"
+check "--update-baseline does not read the snapshot (it compares nothing)" \
+    bash -c "$GELU_ACC check --baseline $tmp/none.baseline --update-baseline >/dev/null && grep -qx 'snapshot = none.raw' $tmp/none.baseline"
 check "--update-baseline keeps the snapshot key" \
     bash -c "cp $tmp/snap.baseline $tmp/keep.baseline && $GELU_ACC check --baseline $tmp/keep.baseline --update-baseline >/dev/null && grep -qx 'snapshot = release.raw' $tmp/keep.baseline"
 

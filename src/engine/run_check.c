@@ -174,7 +174,8 @@ int ga_run_check_entry(const struct ga_check_job *job, const struct ga_baseline_
                  "checked to be a %s kernel", k.measurement.impl->name, e->format->name);
         job->warn(message);
     }
-    if (e->snapshot[0] && !(snapshot = ga_kernel_resolve_path(job->baseline_dir, e->snapshot))) {
+    if (e->snapshot[0] && !job->update  /* an update compares nothing */
+        && !(snapshot = ga_kernel_resolve_path(job->baseline_dir, e->snapshot))) {
         ga_kernel_close(&k);
         snprintf(why, len, "out of memory");
         return GA_ENGINE_UNDECIDED;
