@@ -318,10 +318,22 @@ static void test_compare(void **state)
                                   text, sizeof text), 2);
     assert_contains(text, "k: correctly_rounded 991 -> 990");
     assert_contains(text, "k: flushed_to_zero 2 -> 3");
+    /* a count names an input it counts: the worst input for correctly_rounded
+     * only because its error, above 1/2 ulp, shows it is not correctly rounded */
+    assert_contains(text, "k: correctly_rounded 991 -> 990; e.g. input 0x3f800000 ");
+    s[GA_REGION_ALL].max_ulp.error = 0.5;
+    assert_int_equal(compare_text(HEAD "correctly_rounded = 991\n", s, text, sizeof text), 1);
+    assert_string_equal(text, "k: correctly_rounded 991 -> 990\n");
+    s[GA_REGION_ALL].first_fault[GA_FAULT_NAN] = (struct ga_point){ .has = true, .x = 0x3f800000,
+                                                                    .y = 0x7fc00000 };
+    assert_int_equal(compare_text(HEAD "correctly_rounded = 991\n", s, text, sizeof text), 1);
+    assert_contains(text, "k: correctly_rounded 991 -> 990; e.g. input 0x3f800000 (1): output 0x7fc00000");
+    make_summary(s);
+    /* the interval's end that moved in; the old zero_below, which gives 0 now */
     assert_int_equal(compare_text(HEAD "faithful_interval = -inf inf\n", s, text, sizeof text), 1);
-    assert_contains(text, "faithful_interval");
+    assert_contains(text, "; input 0xc0a40000 (-5.125) is not faithful");
     assert_int_equal(compare_text(HEAD "zero_below = 0xc2000000\n", s, text, sizeof text), 1);
-    assert_contains(text, "zero_below");
+    assert_contains(text, "zero_below -32 -> -8; input 0xc2000000 (-32) gives +-0 now");
     assert_int_equal(compare_text(HEAD "core.correctly_rounded = 10\n", s, text, sizeof text), 1);
     assert_contains(text, "k: core.correctly_rounded 10 -> 9");
     /* inf bounds nothing, none bounds nothing */

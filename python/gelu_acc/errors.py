@@ -23,7 +23,8 @@ class UsageError(GeluAccError):
 class AccuracyRegression(GeluAccError, AssertionError):
     """Exit status 1 from ``gelu-acc check``: a recorded bound was exceeded.
     ``exceeded`` lists the lines that name the kernel, the metric, the old and
-    new values and the worst input.  An AssertionError, so that pytest shows it
+    new values and an input of that figure (doc/baselines.md, "Which input a
+    line names"), and with a snapshot the inputs whose class changed.  An AssertionError, so that pytest shows it
     as a failed assertion."""
 
     def __init__(self, command, status, message, output=""):

@@ -17,12 +17,13 @@
 /* The keys of a section: settings, then the bounds (each also per region). */
 enum key {
     KEY_KERNEL, KEY_INPUTS, KEY_FORMAT, KEY_REFERENCE, KEY_DOMAIN, KEY_TIMEOUT, KEY_MAX_FAILURES,
-    KEY_DY, SETTING_COUNT,
+    KEY_DY, KEY_SNAPSHOT, SETTING_COUNT,
     KEY_MAX_ULP = SETTING_COUNT, KEY_CORRECT, KEY_FLUSHED, KEY_NAN, KEY_INF, KEY_ZERO_SIGN,
     KEY_INTERVAL, KEY_ZERO_BELOW, KEY_COUNT
 };
 static const char *const key_names[KEY_COUNT] = {
     "kernel", "inputs", "format", "reference", "domain", "timeout", "max_failures", "dy",
+    "snapshot",
     "max_ulp", "correctly_rounded", "flushed_to_zero", "nan", "inf", "wrong_zero_sign",
     "faithful_interval", "zero_below",
 };
@@ -196,6 +197,8 @@ static int parse_setting(struct reader *rd, struct ga_baseline_entry *e, enum ke
         return 0;
     case KEY_DY:
         return copy_value(rd, e->dy, sizeof e->dy, "dy", value);
+    case KEY_SNAPSHOT:
+        return copy_value(rd, e->snapshot, sizeof e->snapshot, "snapshot", value);
     default:
         if (ga_oracle_function_by_name(value, &e->reference) != 0)
             return refuse(rd, "unknown reference '%s' (gelu, gelu_tanh; backward kernels: "
@@ -319,6 +322,11 @@ static int finish_entry(struct reader *rd, struct ga_baseline_entry *e)
         rd->line = line[KEY_DY];
         return refuse(rd, "section [%s]: 'dy' applies only to a backward kernel (reference "
                       "gelu_grad or gelu_tanh_grad)", e->name);
+    }
+    if (e->backward && line[KEY_SNAPSHOT]) {
+        rd->line = line[KEY_SNAPSHOT];
+        return refuse(rd, "section [%s]: 'snapshot' applies only to a forward kernel (a "
+                      "backward kernel's outputs are not snapshotted)", e->name);
     }
     if (!outputs && line[KEY_INPUTS]) {
         rd->line = line[KEY_INPUTS];
@@ -477,6 +485,8 @@ static void write_settings(FILE *out, const struct ga_baseline_entry *e)
         fprintf(out, "max_failures = %llu\n", (unsigned long long)e->max_failures);
     if (e->dy[0])
         fprintf(out, "dy = %s\n", e->dy);
+    if (e->snapshot[0])
+        fprintf(out, "snapshot = %s\n", e->snapshot);
 }
 
 int ga_baseline_write_backward_entry(FILE *out, const struct ga_baseline_entry *e,

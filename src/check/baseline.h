@@ -13,6 +13,11 @@
  *   domain = all                    (catalogue and plugin kernels)
  *   timeout = 10                    plugins: seconds per kernel call
  *   max_failures = 5                plugins: stop at the 5th failed batch
+ *   snapshot = release.npy          the kernel's outputs recorded earlier over
+ *                                   the same inputs (sweep --save-outputs,
+ *                                   path relative to the baseline file):
+ *                                   check then names the inputs whose class
+ *                                   changed
  *   max_ulp = 2.5                   bounds over all inputs ...
  *   correctly_rounded = 1048000
  *   flushed_to_zero = 0
@@ -47,6 +52,7 @@
 #include "check/backward_bounds.h"
 #include "domain/domain.h"
 #include "grade/stats.h"
+#include "grade/witness.h"
 
 /* The bounds of one region (or all inputs). */
 struct ga_bounds {
@@ -74,6 +80,7 @@ struct ga_baseline_entry {
     int line;                      /* of the section header */
     bool backward;                 /* reference is a derivative */
     char dy[64];                   /* backward: the fixed dy of an x domain ("" : 1) */
+    char snapshot[1024];           /* outputs of an earlier version ("" : none) */
     struct ga_backward_bounds backward_bounds;
 };
 
@@ -104,6 +111,24 @@ int ga_baseline_write_backward_entry(FILE *out, const struct ga_baseline_entry *
  * Returns the number of exceeded bounds. */
 int ga_baseline_compare(FILE *out, const struct ga_baseline_entry *e,
                         const struct ga_summary summary[GA_REGION_COUNT + 1]);
+
+/* The inputs a count's line names (doc/baselines.md, "Which input a line
+ * names"), per region (index GA_REGION_ALL: all) and kind: entered[r][w]
+ * one that was not of kind w in a snapshot (old_y its output there), now
+ * one of kind w (an example, when there is no snapshot or no input entered
+ * the kind).  Points without .has are absent. */
+struct ga_baseline_named {
+    struct ga_point entered[GA_REGION_COUNT + 1][GA_WITNESS_COUNT];
+    ga_bits old_y[GA_REGION_COUNT + 1][GA_WITNESS_COUNT];
+    struct ga_point now[GA_REGION_COUNT + 1][GA_WITNESS_COUNT];
+};
+
+/* ga_baseline_compare naming those inputs (NULL: the summary's first
+ * faults, "e.g."): a line about a count names an input of that count's
+ * kind, never the worst input of another figure. */
+int ga_baseline_compare_named(FILE *out, const struct ga_baseline_entry *e,
+                              const struct ga_summary summary[GA_REGION_COUNT + 1],
+                              const struct ga_baseline_named *named);
 
 
 #endif

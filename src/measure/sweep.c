@@ -388,6 +388,7 @@ static void sweep_chunk(struct sweep_ctx *s, struct thread_state *t, bool ok, ui
         }
         chunk_edges(s, t, j, c, n);
     }
+    chunk_observe(s, t, start, n);   /* when every measurement still counts it */
 }
 
 /* Whether a measurement that takes kernel j's outputs wants the odd

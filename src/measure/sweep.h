@@ -100,8 +100,9 @@ struct ga_sweep_options {
     /* Only chunks [first_chunk, end_chunk) of the domain (a shard, a slice
      * between checkpoints); end_chunk 0: to the last chunk. */
     uint64_t first_chunk, end_chunk;
-    /* Called with every chunk that every measurement ran on without failing,
-     * from any thread, in any order (NULL: none); not with max_failures. */
+    /* Called with every chunk that every measurement ran on without failing
+     * (and, with max_failures, still counts), from any thread, in any order
+     * (NULL: none). */
     void (*observe)(void *ctx, const struct ga_sweep_chunk_view *v);
     void *observe_ctx;
 };
