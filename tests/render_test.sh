@@ -42,7 +42,7 @@ for page in "${pages[@]}"; do
 done
 
 check "a fresh float16 report is written" \
-    "$GELU_ACC" report --out "$tmp/r" --formats float16
+    "$GELU_ACC" report --out "$tmp/r" --formats float16 --float16-backward-domain pairs:random:65536:1
 check "its float16.html and index.html render" \
     "$render" "$tmp/r/float16.html" "$tmp/r/index.html"
 finish

@@ -6,6 +6,8 @@
 # refused before anything is measured.
 . "${top_srcdir:-.}/tests/tap.sh"
 
+# (--no-backward: the backward sections are report_backward_test's; here
+# they would take two thirds of each report's time)
 mkdir -p "$tmp/ort"
 "$GELU_ACC" inputs --format float16 -o "$tmp/ort/in16.npy" >/dev/null
 # Some kernel: x/2 in float16 (its figures come from grade, not from here).
@@ -40,7 +42,7 @@ EOF
 manifest all
 
 check "report with --real-outputs" \
-    "$GELU_ACC" report --out "$tmp/r" --formats float16,bfloat16 --real-outputs "$tmp/ort/manifest"
+    "$GELU_ACC" report --out "$tmp/r" --formats float16,bfloat16 --no-backward --real-outputs "$tmp/ort/manifest"
 for ref in gelu gelu_tanh; do
     (cd "$tmp/ort" && "$GELU_ACC" grade --format float16 --inputs in16.npy --outputs half16.npy \
         --reference $ref --name half-f16 --json > "$tmp/grade-$ref.json")
@@ -87,7 +89,7 @@ manifest all
 outside_sharded() {
     local n=$1 files=() k
     for ((k = n; k >= 1; k--)); do
-        "$GELU_ACC" report --formats float16,bfloat16 --real-outputs "$tmp/ort/manifest" \
+        "$GELU_ACC" report --formats float16,bfloat16 --no-backward --real-outputs "$tmp/ort/manifest" \
             --shard "$k/$n" --partial "$tmp/os$k" || return 1
         files+=("$tmp/os$k")
     done
@@ -99,7 +101,7 @@ check "--real-outputs: 1 shard merged = one report, every file" outside_sharded 
 check "--real-outputs: 3 shards merged = one report, every file" outside_sharded 3
 other_manifest() {
     sed 's/^version = 0.1$/version = 0.2/' "$tmp/ort/manifest" > "$tmp/ort/manifest2"
-    "$GELU_ACC" report --formats float16,bfloat16 --real-outputs "$tmp/ort/manifest2" \
+    "$GELU_ACC" report --formats float16,bfloat16 --no-backward --real-outputs "$tmp/ort/manifest2" \
         --shard 2/3 --partial "$tmp/os_other" || return 1
     expect_status 2 "$GELU_ACC" merge --out "$tmp/x" "$tmp/os1" "$tmp/os_other" "$tmp/os3" &&
         stderr_has "not a shard of the same report"

@@ -173,7 +173,7 @@ check "the index links the audit pages it finds, and no other" \
 # a small run of it lists what the committed one does.
 check "--formats all writes every format's page" \
     "$GELU_ACC" report --formats all --out "$tmp/all" --float32-domain stride:1048576 \
-    --float64-domain random:1000
+    --float64-domain random:1000 --no-backward
 check "--formats all lists the formats of the committed index, in its order" \
     bash -c "[ \"\$(grep -o 'href=\"[a-z0-9_]*\.html\"' '$tmp/all/index.html' | uniq)\" = \
                \"\$(grep -o 'href=\"[a-z0-9_]*\.html\"' '$reports/index.html' | uniq)\" ]"

@@ -53,7 +53,7 @@ enum ga_io_status ga_class_witness_init(struct ga_class_witness *w, const struct
         return GA_IO_OK;
     if ((s = read_snapshot(w, snapshot_path, err)) != GA_IO_OK)
         return s;
-    if (ga_compare_tally_init(&w->tally, f, reference, size) != 0)
+    if (ga_compare_tally_init(&w->tally, f, reference, size, false) != 0)
         return ga_io_fail(err, GA_IO_SYSTEM, "out of memory");
     return GA_IO_OK;
 }
