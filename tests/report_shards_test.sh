@@ -10,7 +10,14 @@
 # tabled path of 2^20 pairs and more, float16's per pair).
 backward=(--bfloat16-backward-domain pairs:random:1048576:1
           --float16-backward-domain pairs:random:65536:1 --float32-backward-domain stride:1048576)
-args=(--formats bfloat16,float16,float32,float64 --float32-domain stride:65536
+formats=bfloat16,float16,float32,float64
+# Under the sanitizers (CI's distcheck) without float16, whose page takes
+# the paths of bfloat16's but its backward section's, which report_backward_test
+# and report_outside_test shard and merge there; make check keeps all four.
+case " ${GELU_ACC_BUILD_FLAGS:-} " in
+*-fsanitize=*) formats=bfloat16,float32,float64 ;;
+esac
+args=(--formats $formats --float32-domain stride:65536
       --float64-domain random:20000:1,range:-40:10:20000 "${backward[@]}")
 "$GELU_ACC" report --out "$tmp/one" "${args[@]}" > /dev/null 2>&1
 
@@ -27,7 +34,7 @@ sharded() {
 }
 check "the one-process report wrote its pages" \
     test -s "$tmp/one/float32.md" -a -s "$tmp/one/bfloat16.html" -a -s "$tmp/one/float64.md"
-check "bfloat16, float16, float32 stride:65536, float64 sampled: 1 shard merged = one report, every file" \
+check "$formats (float32 stride:65536, float64 sampled): 1 shard merged = one report, every file" \
     sharded 1
 check "3 shards merged = one report, every file (pages, CSV, JSON, HTML, plots)" sharded 3
 
@@ -41,7 +48,7 @@ check "a missing shard is refused" \
 check "a shard given twice is refused" \
     refused "a shard given twice" "$GELU_ACC" merge --out "$tmp/x2" "$tmp/r1" "$tmp/r1" "$tmp/r3"
 other() {
-    "$GELU_ACC" report --formats bfloat16,float16,float32 --float32-domain stride:131072 \
+    "$GELU_ACC" report --formats "${formats%,float64}" --float32-domain stride:131072 \
         "${backward[@]}" --shard 2/3 --partial "$tmp/other" &&
     refused "not a shard of the same report" "$GELU_ACC" merge --out "$tmp/x3" "$tmp/r1" \
         "$tmp/other" "$tmp/r3"
