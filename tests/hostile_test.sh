@@ -205,5 +205,48 @@ END
     check "the same library with a quiet constructor is measured" \
         bash -c "$GELU_ACC check --baseline $tmp/ctor.baseline > $tmp/quiet &&
                  grep -q '^PASS ctor ' $tmp/quiet && grep -q '^PASS other ' $tmp/quiet"
+
+    # gelu-acc's own process never loads a plugin library: the probe and the
+    # workers do.  The library aborts in the process whose pid is
+    # GELU_ACC_TEST_MAIN_PID, and exec keeps the shell's pid ($$) for
+    # gelu-acc: before, this killed gelu-acc (exit 134).  The results are
+    # those of the same runs where no process aborts.
+    ctor=$plugins/constructor.so:constructor_gelu_f32
+    printf '0x3f800000\n0xbf800000\n0x40400000\n0x00000001\n0x7f800000\n' > "$tmp/five"
+    check "a plugin sweep never loads the library in gelu-acc's process, same results" \
+        bash -c "$GELU_ACC sweep --json --kernel $ctor --format float32 --domain file:$tmp/five > $tmp/plain &&
+                 sh -c 'GELU_ACC_TEST_MAIN_PID=\$\$ exec $GELU_ACC sweep --json \
+                     --kernel $ctor --format float32 --domain file:$tmp/five' > $tmp/isolated &&
+                 grep -q '\"count\": 5,' $tmp/isolated && cmp $tmp/plain $tmp/isolated"
+    check "a check and a compare never load the library in gelu-acc's process" \
+        bash -c "sh -c 'GELU_ACC_TEST_MAIN_PID=\$\$ exec $GELU_ACC check --baseline $tmp/ctor.baseline' > $tmp/quiet &&
+                 grep -q '^PASS ctor ' $tmp/quiet && grep -q '^PASS other ' $tmp/quiet &&
+                 sh -c 'GELU_ACC_TEST_MAIN_PID=\$\$ exec $GELU_ACC compare $ctor $plugins/good.so:good_gelu_f32 \
+                     --format float32 --domain file:$tmp/five --json' > $tmp/compared"
+
+    # A library that loads well once (the probe) and misbehaves when a
+    # worker loads it: the run fails as for a kernel that crashes, stdout
+    # stays gelu-acc's own, and the other sections of a check still run.
+    for how in abort:'killed by signal 6' crash:'killed by signal 11' exit:'exited with status 9' \
+               hang:'loading the library timed out after 1 s'; do
+        check "a constructor that does '${how%%:*}' only in the workers fails the sweep as a kernel would" \
+            bash -c "$(declare -f expect_status stderr_has); tmp=$tmp; rm -f $tmp/loaded;
+                     GELU_ACC_TEST_CONSTRUCTOR_LATER=$tmp/loaded GELU_ACC_TEST_CONSTRUCTOR=${how%%:*} \
+                         expect_status 1 $GELU_ACC sweep --json --timeout 1 --kernel $ctor --format float32 \
+                         --domain file:$tmp/one &&
+                     stderr_has 'failed: no worker process: ' && stderr_has '${how#*:}' &&
+                     $PYTHON -m json.tool $tmp/out > /dev/null"
+        check "a constructor that does '${how%%:*}' only in the workers: the other check sections still run" \
+            bash -c "$(declare -f expect_status); tmp=$tmp; rm -f $tmp/loaded;
+                     GELU_ACC_TEST_CONSTRUCTOR_LATER=$tmp/loaded GELU_ACC_TEST_CONSTRUCTOR=${how%%:*} \
+                         expect_status 1 $GELU_ACC check --baseline $tmp/ctor.baseline &&
+                     grep -q '^FAIL ctor: the kernel no worker process: .*${how#*:}' $tmp/out &&
+                     grep -q '^PASS other ' $tmp/out"
+    done
+    check "a constructor that prints only in the workers: its line goes to stderr, the JSON is whole" \
+        bash -c "rm -f $tmp/loaded; GELU_ACC_TEST_CONSTRUCTOR_LATER=$tmp/loaded GELU_ACC_TEST_CONSTRUCTOR=stdout \
+                     $GELU_ACC sweep --json --kernel $ctor --format float32 --domain file:$tmp/five \
+                     > $tmp/printed 2> $tmp/err &&
+                 grep -q 'hello from a constructor' $tmp/err && cmp $tmp/plain $tmp/printed"
 fi
 finish

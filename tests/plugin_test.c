@@ -92,6 +92,20 @@ static void *direct(const char *lib, const char *symbol, void **handle)
     return fn;
 }
 
+/* Whether the library is loaded in this process (RTLD_NOLOAD loads
+ * nothing). */
+static bool loaded_here(const char *lib)
+{
+    char path[4096];
+    void *handle;
+
+    snprintf(path, sizeof path, "%s/%s", plugin_dir, lib);
+    handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+    if (handle != NULL)
+        dlclose(handle);
+    return handle != NULL;
+}
+
 static void direct_f32(const char *lib, const char *symbol, const ga_bits *in, ga_bits *out,
                        size_t n)
 {
@@ -295,10 +309,14 @@ static void test_good_known_values(void **state)
     need_plugins();
     for (size_t i = 0; i < N; i++)
         in[i] = known[i].x;
+    assert_false(loaded_here("good.so"));
     p = open_plugin("good.so", "good_gelu_f32", f32, NULL);
     assert_int_equal(run(p, f32, in, out, N, &failure), 0);
     for (size_t i = 0; i < N; i++)
         assert_int_equal(out[i], known[i].y);
+    /* checked and run, and never loaded in this process: the probe and the
+     * workers loaded it */
+    assert_false(loaded_here("good.so"));
     ga_plugin_close(p);
     assert_no_children();
 }

@@ -3,8 +3,10 @@
  *
  * A kernel computes out[i] = gelu(in[i]) for i < n, one function per format.
  * gelu-acc names it "path/to/lib.so:symbol" (in a baseline file:
- * "plugin:path/to/lib.so:symbol"), loads it with dlopen and calls it on
- * batches of inputs (every encoding of the format, in an exhaustive sweep).
+ * "plugin:path/to/lib.so:symbol"), loads it with dlopen in child processes
+ * (never in gelu-acc's own: once to check it, then once in each worker
+ * process, so its constructors run several times) and calls it on batches
+ * of inputs (every encoding of the format, in an exhaustive sweep).
  *
  * Contract:
  * - in and out do not overlap; both hold n elements; n may be 0.  The kernel

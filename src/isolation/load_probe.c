@@ -1,12 +1,13 @@
+/* A plugin library loaded and checked in a child (load_probe.h). */
 #define _GNU_SOURCE
 #include "isolation/load_probe.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +15,20 @@
 #include <time.h>
 #include <unistd.h>
 
-/* How the child ends when the library loaded (or failed to load, which the
- * caller's own dlopen reports): a status no constructor is expected to
- * exit with. */
+#include "isolation/plugin_checks.h"
+
+/* How the child ends when it sent its verdict: a status no constructor is
+ * expected to exit with. */
 enum { LOADED = 90 };
+
+/* What the child tells the caller once loaded: the checks' status and
+ * message, and whether the library declares the kernel's format.  One
+ * write of less than PIPE_BUF bytes: all of it or nothing. */
+struct verdict {
+    int32_t status;
+    int32_t declared;
+    char message[sizeof ((struct ga_io_error *)0)->message];
+};
 
 /* exit() in a constructor ends the child at once with its status, before
  * any handler the caller registered runs in this copy of it. */
@@ -28,16 +39,28 @@ static void exit_now(int status, void *unused)
     _exit(status == LOADED ? LOADED + 1 : status);
 }
 
-/* The child: stdout into the pipe, then the library's constructors. */
+/* The child: stdout into one pipe, then the library's constructors and
+ * the checks, whose verdict goes into the other. */
 __attribute__((noreturn))
-static void load_in_child(const char *path, int out)
+static void load_in_child(const struct ga_load_probe *probe, int out, int told)
 {
+    struct ga_io_error e = { .status = GA_IO_OK, .message = "" };
+    struct verdict v;
+    bool declared = false;
+
     dup2(out, STDOUT_FILENO);
     close(out);
     signal(SIGINT, SIG_IGN);
     on_exit(exit_now, NULL);
-    dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    memset(&v, 0, sizeof v);
+    v.status = (int32_t)ga_plugin_load_checked(probe->spec, probe->path, probe->symbol,
+                                               probe->format, probe->backward, &declared, &e);
+    v.declared = declared;
+    memcpy(v.message, e.message, sizeof v.message);
+    v.message[sizeof v.message - 1] = '\0';
     fflush(stdout);
+    if (write(told, &v, sizeof v) != (ssize_t)sizeof v)
+        _exit(LOADED + 2);
     _exit(LOADED);
 }
 
@@ -79,36 +102,36 @@ static long watch(int in, double timeout_s)
     }
 }
 
-enum ga_io_status ga_load_probe(const char *spec, const char *path, double timeout_s,
-                                struct ga_io_error *err)
+/* What the child said, once it ended after sending it. */
+static enum ga_io_status read_verdict(const struct ga_load_probe *probe, int told,
+                                      bool *declared, struct ga_io_error *err)
 {
-    int fds[2], status = 0;
-    long written;
-    pid_t pid;
+    struct verdict v;
+    ssize_t got;
 
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        return ga_io_fail(err, GA_IO_SYSTEM, "plugin '%s': pipe failed: %s", spec,
-                          strerror(errno));
-    fflush(NULL);
-    pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return ga_io_fail(err, GA_IO_SYSTEM, "plugin '%s': fork failed: %s", spec,
-                          strerror(errno));
-    }
-    if (pid == 0)
-        load_in_child(path, fds[1]);
-    close(fds[1]);
-    written = watch(fds[0], timeout_s);
-    close(fds[0]);
-    if (written < 0)
-        kill(pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        continue;
+    do
+        got = read(told, &v, sizeof v);
+    while (got < 0 && errno == EINTR);
+    if (got != (ssize_t)sizeof v)
+        return ga_io_fail(err, GA_IO_SYSTEM, "plugin '%s': loading %s: the child that loads "
+                          "it ended without a verdict", probe->spec, probe->path);
+    *declared = v.declared != 0;
+    if (v.status == GA_IO_OK)
+        return ga_io_ok(err);
+    v.message[sizeof v.message - 1] = '\0';
+    return ga_io_fail(err, (enum ga_io_status)v.status, "%s", v.message);
+}
+
+/* How the child ended, as a refusal; GA_IO_OK when it sent its verdict and
+ * wrote nothing to stdout. */
+static enum ga_io_status how_it_ended(const struct ga_load_probe *probe, int status, long written,
+                                      struct ga_io_error *err)
+{
+    const char *spec = probe->spec, *path = probe->path;
+
     if (written < 0)
         return ga_io_fail(err, GA_IO_KERNEL_FAULT, "plugin '%s': loading %s hangs (its constructors "
-                          "ran %g s): not loaded", spec, path, timeout_s);
+                          "ran %g s): not loaded", spec, path, probe->timeout_s);
     if (WIFSIGNALED(status))
         return ga_io_fail(err, GA_IO_KERNEL_FAULT, "plugin '%s': loading %s kills the process with "
                           "signal %d (%s) in its constructors: not loaded", spec, path,
@@ -122,4 +145,47 @@ enum ga_io_status ga_load_probe(const char *spec, const char *path, double timeo
                           "stdout in its constructors, which would mix with gelu-acc's "
                           "output: not loaded", spec, path, written);
     return ga_io_ok(err);
+}
+
+enum ga_io_status ga_load_probe(const struct ga_load_probe *probe, bool *declared,
+                                struct ga_io_error *err)
+{
+    int out[2], told[2], status = 0;
+    enum ga_io_status st;
+    long written;
+    pid_t pid;
+
+    *declared = false;
+    if (pipe2(out, O_CLOEXEC) != 0)
+        return ga_io_fail(err, GA_IO_SYSTEM, "plugin '%s': pipe failed: %s", probe->spec,
+                          strerror(errno));
+    if (pipe2(told, O_CLOEXEC) != 0) {
+        close(out[0]);
+        close(out[1]);
+        return ga_io_fail(err, GA_IO_SYSTEM, "plugin '%s': pipe failed: %s", probe->spec,
+                          strerror(errno));
+    }
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0)
+        load_in_child(probe, out[1], told[1]);
+    close(out[1]);
+    close(told[1]);
+    if (pid < 0) {
+        close(out[0]);
+        close(told[0]);
+        return ga_io_fail(err, GA_IO_SYSTEM, "plugin '%s': fork failed: %s", probe->spec,
+                          strerror(errno));
+    }
+    written = watch(out[0], probe->timeout_s);
+    close(out[0]);
+    if (written < 0)
+        kill(pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        continue;
+    st = how_it_ended(probe, status, written, err);
+    if (st == GA_IO_OK)
+        st = read_verdict(probe, told[0], declared, err);
+    close(told[0]);
+    return st;
 }

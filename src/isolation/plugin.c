@@ -1,18 +1,16 @@
-/* Plugin kernels: loading and checking a library and its kernel, and
- * closing it (plugin.h); running the kernel in workers is plugin_run.c. */
+/* Plugin kernels: a library and its kernel checked in a child (load_probe.h)
+ * and wrapped as an impl, and closed (plugin.h); running the kernel in
+ * workers, each of which loads the library itself, is plugin_run.c.
+ * gelu-acc's own process never loads the library: none of its code runs
+ * here. */
 #define _GNU_SOURCE
 #include "isolation/plugin.h"
 
-#include <dlfcn.h>
-#include <elf.h>
-#include <link.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <gelu-acc/kernel.h>
 
 #include "isolation/load_probe.h"
 #include "isolation/plugin_internal.h"
@@ -60,82 +58,6 @@ enum ga_io_status ga_plugin_parse_spec(const char *spec, char **path, char **sym
     return ga_io_ok(err);
 }
 
-/* Calling a variable would crash in the worker, which reads as a kernel
- * failure: refuse it here.  A symbol without a type (assembly that lacks
- * .type) or that dladdr cannot place is given the benefit of the doubt. */
-static enum ga_io_status check_is_function(const char *spec, const char *symbol,
-                                           const char *path, ga_any_kernel *kernel,
-                                           struct ga_io_error *err)
-{
-    const ElfW(Sym) *sym = NULL;
-    Dl_info info;
-    int type;
-
-    if (dladdr1((void *)kernel, &info, (void **)&sym, RTLD_DL_SYMENT) == 0 || sym == NULL)
-        return ga_io_ok(err);
-    type = ELF64_ST_TYPE(sym->st_info);
-    if (type == STT_OBJECT || type == STT_TLS || type == STT_COMMON)
-        return ga_io_fail(err, GA_IO_BAD_SPEC, "plugin '%s': '%s' in %s is a variable (a data "
-                          "symbol), not a function: name the kernel function", spec, symbol, path);
-    return ga_io_ok(err);
-}
-
-/* GELU_ACC_KERNEL_F32(symbol) and its kin export the kernel's format as a
- * string beside it, GELU_ACC_BACKWARD_KERNEL_F32 and its kin under another
- * name; a kernel loaded for another format, or the other direction, is
- * refused. */
-static enum ga_io_status check_declared_format(const char *spec, const char *symbol,
-                                               void *handle, const struct ga_format *f,
-                                               bool backward, bool *declared,
-                                               struct ga_io_error *err)
-{
-    static const char *const prefixes[2] = { GELU_ACC_KERNEL_FORMAT_PREFIX,
-                                             GELU_ACC_BACKWARD_FORMAT_PREFIX };
-    static const char *const kinds[2] = { "a forward kernel", "a backward kernel" };
-    char name[512], other[512];
-    const char *format;
-
-    snprintf(name, sizeof name, "%s%s", prefixes[backward], symbol);
-    snprintf(other, sizeof other, "%s%s", prefixes[!backward], symbol);
-    if (dlsym(handle, other) != NULL)
-        return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': %s is declared %s, but was "
-                          "asked for as %s (%s)", spec, symbol, kinds[!backward],
-                          kinds[backward], backward ? "drop --backward"
-                          : "measure it with 'gelu-acc sweep --backward --kernel'");
-    format = dlsym(handle, name);
-    *declared = format != NULL;
-    if (format == NULL)
-        return ga_io_ok(err);
-    if (strnlen(format, GELU_ACC_KERNEL_FORMAT_SIZE) == GELU_ACC_KERNEL_FORMAT_SIZE
-        || ga_format_by_name(format) == NULL)
-        return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': %s declares no format gelu-acc "
-                          "knows (%s is not one of its formats)", spec, symbol, name);
-    if (strcmp(format, f->name) != 0)
-        return ga_io_fail(err, GA_IO_UNSUPPORTED, "plugin '%s': kernel %s is declared %s, "
-                          "but was asked for as %s", spec, symbol, format, f->name);
-    return ga_io_ok(err);
-}
-
-/* The ABI tag, when there is one: a version this gelu-acc knows, and for a
- * backward kernel one that has them. */
-static enum ga_io_status check_abi(const char *spec, const char *path, void *handle,
-                                   bool backward, struct ga_io_error *err)
-{
-    const int *abi = dlsym(handle, GELU_ACC_KERNEL_ABI_SYMBOL);
-
-    if (abi == NULL)
-        return ga_io_ok(err);
-    if (*abi < 1 || *abi > GELU_ACC_KERNEL_ABI_VERSION)
-        return ga_io_fail(err, GA_IO_LOAD, "plugin '%s': %s was built for kernel ABI %d; this "
-                          "gelu-acc loads ABI 1 to %d", spec, path, *abi,
-                          GELU_ACC_KERNEL_ABI_VERSION);
-    if (backward && *abi < 2)
-        return ga_io_fail(err, GA_IO_LOAD, "plugin '%s': %s was built for kernel ABI %d, "
-                          "which has no backward kernels (ABI 2 added them): rebuild it "
-                          "against this <gelu-acc/kernel.h>", spec, path, *abi);
-    return ga_io_ok(err);
-}
-
 static enum ga_io_status open_kernel(const char *spec, const struct ga_format *f,
                                      const struct ga_plugin_options *opt, bool backward,
                                      struct ga_plugin **out, struct ga_io_error *err)
@@ -166,42 +88,21 @@ static enum ga_io_status open_kernel(const char *spec, const struct ga_format *f
                         "max_call in [1, 2^28]", spec);
         goto done;
     }
-    /* RTLD_NOW: every symbol bound before any worker forks, so no lazy
-     * binding (and its lock) happens in a forked child. */
-    /* its constructors first in a child: they may crash, exit, hang or print */
-    st = ga_load_probe(spec, path, p->opt.timeout_s, err);
-    if (st != GA_IO_OK)
-        goto done;
-    dlerror();
-    p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (p->handle == NULL) {
-        st = ga_io_fail(err, GA_IO_LOAD, "plugin '%s': cannot load %s: %s%s", spec, path,
-                        dlerror(), strchr(path, '/') ? ""
-                        : " (a name without '/' is searched in the system library "
-                          "directories: write ./name for a file here)");
-        goto done;
-    }
-    dlerror();
-    p->kernel = (ga_any_kernel *)dlsym(p->handle, symbol);
-    if (p->kernel == NULL) {
-        const char *why = dlerror();
-        st = ga_io_fail(err, GA_IO_LOAD, "plugin '%s': symbol '%s' not found in %s%s%s%s",
-                        spec, symbol, path, why ? " (" : "", why ? why : "", why ? ")" : "");
-        goto done;
-    }
-    st = check_is_function(spec, symbol, path, p->kernel, err);
-    if (st != GA_IO_OK)
-        goto done;
-    st = check_declared_format(spec, symbol, p->handle, f, backward, &p->format_declared, err);
-    if (st != GA_IO_OK)
-        goto done;
-    st = check_abi(spec, path, p->handle, backward, err);
+    /* its constructors and the checks in a child: they may crash, exit,
+     * hang or print */
+    st = ga_load_probe(&(struct ga_load_probe){ .spec = spec, .path = path, .symbol = symbol,
+                                                .format = f, .backward = backward,
+                                                .timeout_s = p->opt.timeout_s },
+                       &p->format_declared, err);
     if (st != GA_IO_OK)
         goto done;
     p->backward = backward;
     p->spec = strdup(spec);
     if (asprintf(&p->models, "external kernel %s in %s", symbol, path) < 0)
         p->models = NULL;
+    p->path = path;
+    p->symbol = symbol;
+    path = symbol = NULL;
     if (p->spec == NULL || p->models == NULL) {
         st = ga_io_fail(err, GA_IO_SYSTEM, "plugin '%s': out of memory", spec);
         goto done;
@@ -224,8 +125,8 @@ static enum ga_io_status open_kernel(const char *spec, const struct ga_format *f
 
 done:
     if (p != NULL) {
-        if (p->handle != NULL)
-            dlclose(p->handle);
+        free(p->path);
+        free(p->symbol);
         free(p->spec);
         free(p->models);
         free(p);
@@ -265,7 +166,8 @@ void ga_plugin_close(struct ga_plugin *p)
         return;
     ga_plugin_release_workers(p);
     pthread_mutex_destroy(&p->lock);
-    dlclose(p->handle);
+    free(p->path);
+    free(p->symbol);
     free(p->spec);
     free(p->models);
     free(p);

@@ -5,8 +5,6 @@
 #include <pthread.h>
 #include <stdbool.h>
 
-#include <gelu-acc/kernel.h>
-
 #include "isolation/plugin.h"
 #include "isolation/worker.h"
 
@@ -14,8 +12,7 @@ struct ga_plugin {
     struct ga_impl impl;
     const struct ga_format *format;
     struct ga_plugin_options opt;
-    void *handle;
-    ga_any_kernel *kernel;
+    char *path, *symbol;      /* the library, loaded by each worker, and its kernel */
     bool backward;            /* inputs are pairs, ga_plugin_pair */
     bool format_declared;
     char *spec, *models;

@@ -28,7 +28,9 @@ static struct ga_worker *take_worker(struct ga_plugin *p, char *why, size_t why_
     pthread_mutex_unlock(&p->lock);
     if (w != NULL)
         return w;
-    return ga_worker_start(p->kernel, (size_t)ga_storage_bytes(p->format),
+    return ga_worker_start(&(struct ga_worker_kernel){ .path = p->path, .symbol = p->symbol,
+                                                       .load_timeout_s = p->opt.timeout_s },
+                           (size_t)ga_storage_bytes(p->format),
                            p->opt.max_call + POSITION_SAMPLE, p->backward, why, why_size);
 }
 

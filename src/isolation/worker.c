@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "isolation/worker.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -249,13 +250,36 @@ static bool run_staged(ga_any_kernel *kernel, const struct ga_worker *w, const s
     return at == rq->count;
 }
 
-/* Only async-signal-safe calls from here on, besides the kernel and stdio
- * on stdout (no other thread of ours writes to stdout during a sweep): we
- * are a fork of a possibly multi-threaded process. */
+/* The kernel's library loaded here, its constructors contained as the
+ * kernel is; the caller is told "" (loaded) or why not, and a worker
+ * without its kernel ends. */
+static ga_any_kernel *load_kernel(int sock, const struct ga_worker_kernel *k)
+{
+    char said[160] = "";
+    void *handle, *kernel = NULL;
+
+    call_clock((uint64_t)fmin(ceil(k->load_timeout_s) + ALARM_GRACE_S, 1e9));
+    dlerror();
+    handle = dlopen(k->path, RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL)
+        snprintf(said, sizeof said, "the library no longer loads: %s", dlerror());
+    else if ((kernel = dlsym(handle, k->symbol)) == NULL)
+        snprintf(said, sizeof said, "the library no longer has the symbol '%s'", k->symbol);
+    call_clock(0);
+    if (send(sock, said, strlen(said) + 1, MSG_NOSIGNAL) < 0 || kernel == NULL)
+        _exit(4);
+    return (ga_any_kernel *)kernel;
+}
+
+/* Only async-signal-safe calls from here on, besides loading the kernel's
+ * library (glibc resets its loader's lock in a fork's child), the kernel
+ * and stdio on stdout (no other thread of ours writes to stdout during a
+ * sweep): we are a fork of a possibly multi-threaded process. */
 __attribute__((noreturn))
-static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *w,
+static void child_main(int sock, const struct ga_worker_kernel *k, const struct ga_worker *w,
                        pid_t caller)
 {
+    ga_any_kernel *kernel;
     struct request rq;
 
     contain_stdio();
@@ -272,6 +296,7 @@ static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *
     /* A kernel that crashes on a range of inputs crashes once per batch and
      * probe: thousands of core dumps would fill the disk. */
     setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
+    kernel = load_kernel(sock, k);
     for (;;) {
         ssize_t got = recv(sock, &rq, sizeof rq, 0);
         if (got < 0 && errno == EINTR)
@@ -292,7 +317,110 @@ static void child_main(int sock, ga_any_kernel *kernel, const struct ga_worker *
     }
 }
 
-struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* How long a child whose socket closed may take to finish dying (valgrind
+ * prints its report first) before it is killed: a kernel could close the
+ * socket itself and then hang. */
+static const double EXIT_GRACE_S = 5.0;
+
+static void describe(int status, char *what, size_t what_size)
+{
+    if (WIFSIGNALED(status)) {
+        const char *name = sigdescr_np(WTERMSIG(status));
+        snprintf(what, what_size, "killed by signal %d (%s)", WTERMSIG(status),
+                 name ? name : "unknown signal");
+    } else if (WIFEXITED(status)) {
+        snprintf(what, what_size, "exited with status %d", WEXITSTATUS(status));
+    } else {
+        snprintf(what, what_size, "ended with wait status 0x%x", (unsigned)status);
+    }
+}
+
+/* Reap the child, killing it first if kill_first or if it does not end
+ * within EXIT_GRACE_S; describe how it ended when what is not NULL. */
+static void finish(struct ga_worker *w, bool kill_first, char *what, size_t what_size)
+{
+    double give_up = now_s() + EXIT_GRACE_S;
+    long pause_ns = 20000;   /* backs off to 10 ms: most children are gone at once */
+    int status = 0;
+    pid_t r;
+
+    if (w->pid <= 0)
+        return;
+    if (kill_first)
+        kill(w->pid, SIGKILL);
+    for (;;) {
+        r = waitpid(w->pid, &status, kill_first ? 0 : WNOHANG);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r != 0)
+            break;
+        if (now_s() > give_up) {
+            kill(w->pid, SIGKILL);
+            kill_first = true;
+            continue;
+        }
+        nanosleep(&(struct timespec){ .tv_nsec = pause_ns }, NULL);
+        pause_ns = pause_ns < 5000000 ? 2 * pause_ns : 10000000;
+    }
+    w->pid = 0;
+    if (what == NULL)
+        return;
+    if (r < 0)
+        snprintf(what, what_size, "worker process vanished (%s)", strerror(errno));
+    else
+        describe(status, what, what_size);
+}
+
+/* The child's word on loading its kernel, within timeout_s: true when
+ * loaded; else false with why, the child dead or about to be stopped. */
+static bool await_loaded(struct ga_worker *w, double timeout_s, char *why, size_t why_size)
+{
+    double deadline = now_s() + timeout_s;
+    char said[160], what[96];
+    ssize_t got;
+
+    for (;;) {
+        struct pollfd pfd = { .fd = w->sock, .events = POLLIN };
+        double left = deadline - now_s();
+        int r;
+
+        if (left <= 0) {
+            snprintf(why, why_size, "loading the library timed out after %g s", timeout_s);
+            return false;
+        }
+        r = poll(&pfd, 1, (int)fmin(ceil(left * 1000.0), 3600e3));
+        if (r > 0)
+            break;
+        if (r < 0 && errno != EINTR) {
+            snprintf(why, why_size, "poll failed: %s", strerror(errno));
+            return false;
+        }
+    }
+    do
+        got = recv(w->sock, said, sizeof said, 0);
+    while (got < 0 && errno == EINTR);
+    if (got > 0 && said[got - 1] == '\0')
+        snprintf(why, why_size, "%s", said);
+    if (got > 0 && said[got - 1] == '\0' && said[0] == '\0')
+        return true;
+    if (got <= 0) {
+        /* it died loading: its status says how */
+        finish(w, false, what, sizeof what);
+        snprintf(why, why_size, "it died loading the library: %s", what);
+    } else if (said[got - 1] != '\0') {
+        snprintf(why, why_size, "it sent a malformed word on loading the library");
+    }
+    return false;
+}
+
+struct ga_worker *ga_worker_start(const struct ga_worker_kernel *kernel, size_t element_size,
                                   size_t capacity, bool backward, char *why, size_t why_size)
 {
     struct ga_worker *w = calloc(1, sizeof *w);
@@ -362,68 +490,11 @@ struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
     /* Workers forked later need not see this one's arrays: a kernel writing
      * wildly there could corrupt another worker's batch. */
     madvise(w->map, w->map_size, MADV_DONTFORK);
+    if (!await_loaded(w, kernel->load_timeout_s, why, why_size)) {
+        ga_worker_stop(w);
+        return NULL;
+    }
     return w;
-}
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* How long a child whose socket closed may take to finish dying (valgrind
- * prints its report first) before it is killed: a kernel could close the
- * socket itself and then hang. */
-static const double EXIT_GRACE_S = 5.0;
-
-static void describe(int status, char *what, size_t what_size)
-{
-    if (WIFSIGNALED(status)) {
-        const char *name = sigdescr_np(WTERMSIG(status));
-        snprintf(what, what_size, "killed by signal %d (%s)", WTERMSIG(status),
-                 name ? name : "unknown signal");
-    } else if (WIFEXITED(status)) {
-        snprintf(what, what_size, "exited with status %d", WEXITSTATUS(status));
-    } else {
-        snprintf(what, what_size, "ended with wait status 0x%x", (unsigned)status);
-    }
-}
-
-/* Reap the child, killing it first if kill_first or if it does not end
- * within EXIT_GRACE_S; describe how it ended when what is not NULL. */
-static void finish(struct ga_worker *w, bool kill_first, char *what, size_t what_size)
-{
-    double give_up = now_s() + EXIT_GRACE_S;
-    long pause_ns = 20000;   /* backs off to 10 ms: most children are gone at once */
-    int status = 0;
-    pid_t r;
-
-    if (w->pid <= 0)
-        return;
-    if (kill_first)
-        kill(w->pid, SIGKILL);
-    for (;;) {
-        r = waitpid(w->pid, &status, kill_first ? 0 : WNOHANG);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r != 0)
-            break;
-        if (now_s() > give_up) {
-            kill(w->pid, SIGKILL);
-            kill_first = true;
-            continue;
-        }
-        nanosleep(&(struct timespec){ .tv_nsec = pause_ns }, NULL);
-        pause_ns = pause_ns < 5000000 ? 2 * pause_ns : 10000000;
-    }
-    w->pid = 0;
-    if (what == NULL)
-        return;
-    if (r < 0)
-        snprintf(what, what_size, "worker process vanished (%s)", strerror(errno));
-    else
-        describe(status, what, what_size);
 }
 
 /* The child died: if it noted a guard page, say which element of which

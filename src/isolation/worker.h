@@ -1,23 +1,31 @@
 /* A worker process that runs a plugin kernel where its crashes and hangs
  * cannot hurt us.
  *
- * The worker is a fork of the caller.  Both share an anonymous MAP_SHARED
- * mapping holding an input and an output area of `capacity` elements, each
- * between two inaccessible guard pages; they talk over a SOCK_SEQPACKET
- * socket pair: "run the kernel on count elements", "done".  The child waits
- * in recv between calls, so one worker serves any number of calls at the
- * cost of two small messages each.
+ * The worker is a fork of the caller, which never loads the kernel's
+ * library itself: the worker does (dlopen, RTLD_NOW | RTLD_LOCAL, and dlsym
+ * of the kernel) once its stdout, signals and exit are contained as below,
+ * and says whether it could before it takes a call; a worker whose library
+ * crashes, exits or hangs while loading, or lacks the kernel, is not
+ * started, and the caller is told why.  (glibc's loader lock is reset in a
+ * fork's child, so the load is safe in a fork of a threaded process.)
+ *
+ * Both share an anonymous MAP_SHARED mapping holding an input and an output
+ * area of `capacity` elements, each between two inaccessible guard pages;
+ * they talk over a SOCK_SEQPACKET socket pair: "run the kernel on count
+ * elements", "done".  The child waits in recv between calls, so one worker
+ * serves any number of calls at the cost of two small messages each.
  *
  * A call's arrays end where their area ends (ga_worker_in/_out), so that
  * in[n] and out[n] lie on a guard page for any n: a kernel that touches one
  * dies with SIGSEGV, and the call says which array and element it touched.
  *
- * The kernel cannot reach the caller's output: the child's stdout is its
- * stderr (a kernel's prints stay visible but never mix with a JSON or CSV
- * report), the stdio buffers it inherited are discarded, and exit() ends it
- * at once (_exit with the same status) without flushing anything or running
- * the caller's atexit handlers.  The caller's stdio buffers are flushed
- * before each fork, so that nothing buffered is lost either.
+ * The kernel (and its library's constructors) cannot reach the caller's
+ * output: the child's stdout is its stderr (a kernel's prints stay visible
+ * but never mix with a JSON or CSV report), the stdio buffers it inherited
+ * are discarded, and exit() ends it at once (_exit with the same status)
+ * without flushing anything or running the caller's atexit handlers.  The
+ * caller's stdio buffers are flushed before each fork, so that nothing
+ * buffered is lost either.
  *
  * A call that ends in a signal, an exit, or no answer before the timeout
  * leaves the worker dead and reaped; stop it and start another.  The caller
@@ -61,9 +69,17 @@ enum ga_worker_result {
     GA_WORKER_ERROR,     /* our side failed (fork, socket...) */
 };
 
-/* Start a worker, backward or forward.  NULL on failure, with the reason in
- * why. */
-struct ga_worker *ga_worker_start(ga_any_kernel *kernel, size_t element_size,
+/* The kernel a worker loads: symbol in the library at path; the load may
+ * take load_timeout_s. */
+struct ga_worker_kernel {
+    const char *path, *symbol;
+    double load_timeout_s;
+};
+
+/* Start a worker, backward or forward, with the kernel loaded.  NULL on
+ * failure, with the reason in why ("it died loading the library: killed by
+ * signal 6 (Aborted)", "loading the library timed out after 10 s", ...). */
+struct ga_worker *ga_worker_start(const struct ga_worker_kernel *kernel, size_t element_size,
                                   size_t capacity, bool backward, char *why, size_t why_size);
 
 /* The arrays of a call of count elements: they end at the guard pages. */

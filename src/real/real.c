@@ -321,7 +321,7 @@ enum ga_io_status ga_real_open(const struct ga_real *real, const struct ga_forma
     }
     kernel_spec(r, f, opt, &po, spec, sizeof spec);
     threads = omp_get_max_threads();
-    st = ga_plugin_open(spec, f, &po, &k->plugin, err);  /* dlopen: constructors run here */
+    st = ga_plugin_open(spec, f, &po, &k->plugin, err);  /* loaded in children only */
     omp_set_num_threads(threads);
     if (st != GA_IO_OK) {
         free(k);

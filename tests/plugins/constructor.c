@@ -1,13 +1,19 @@
 /* Test plugin: the good float32 kernel in a library whose constructor
  * misbehaves as GELU_ACC_TEST_CONSTRUCTOR says: "abort", "crash"
  * (SIGSEGV), "exit" (exit(9)), "stdout" (a line on stdout) or "hang";
- * unset, it does nothing.  Loading it must not cost gelu-acc its process,
- * its output or the other sections of a check. */
+ * unset, it does nothing.  With GELU_ACC_TEST_CONSTRUCTOR_LATER=FILE it
+ * misbehaves only once FILE exists, and the first load creates FILE: the
+ * load probe passes, the workers' loads misbehave.  And it aborts in the
+ * process whose pid is GELU_ACC_TEST_MAIN_PID, whatever else is set: run
+ * as that process, gelu-acc must never load it.  Loading it must not cost
+ * gelu-acc its process, its output or the other sections of a check. */
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gelu-acc/kernel.h>
 
@@ -18,9 +24,20 @@ static volatile int spinning = 1;
 __attribute__((constructor)) static void misbehave(void)
 {
     const char *how = getenv("GELU_ACC_TEST_CONSTRUCTOR");
+    const char *main_pid = getenv("GELU_ACC_TEST_MAIN_PID");
+    const char *later = getenv("GELU_ACC_TEST_CONSTRUCTOR_LATER");
 
+    if (main_pid && strtol(main_pid, NULL, 10) == (long)getpid())
+        abort();
     if (!how)
         return;
+    if (later) {
+        int fd = open(later, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        if (fd >= 0) {   /* the first load: behave */
+            close(fd);
+            return;
+        }
+    }
     if (strcmp(how, "abort") == 0)
         abort();
     if (strcmp(how, "crash") == 0)
