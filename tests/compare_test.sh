@@ -67,24 +67,27 @@ both_ways() {
 check "the recounted pairs hold improvements and regressions" both_ways erf_dnnl erf_torch_bf16
 
 # Markdown: every row of a table has its header's number of cells.
-check "--markdown: tables of a constant width, the title names both sides" bash -c '
-    "$0" compare erf erf_torch_bf16 --format bfloat16 --markdown > "$1/md" &&
-    head -1 "$1/md" | grep -q "^#### .*\`erf\` (A) vs \`erf_torch_bf16\` (B)" &&
-    grep -q "^\*\*B improved 0 inputs, worsened 1013, left 64523 unchanged\*\*" "$1/md" &&
-    "$2" -c "
+# (md_tables.py FILE: the check, for the forward and the backward tables)
+cat > "$tmp/md_tables.py" <<'PY'
 import re, sys
-cells = lambda line: len(re.split(r\"(?<!\\\\)\\|\", line.strip())) - 2
+cells = lambda line: len(re.split(r"(?<!\\)\|", line.strip())) - 2
 width, tables = None, 0
 for line in open(sys.argv[1]):
-    if not line.startswith(\"|\"):
+    if not line.startswith("|"):
         width = None
         continue
     if width is None:
         width, tables = cells(line), tables + 1
     assert cells(line) == width, line
-    assert line.rstrip().endswith(\"|\"), line
+    assert line.rstrip().endswith("|"), line
 assert tables == 2, tables
-" "$1/md"' "$GELU_ACC" "$tmp" "$PYTHON"
+PY
+check "--markdown: tables of a constant width, the title names both sides" bash -c '
+    "$0" compare erf erf_torch_bf16 --format bfloat16 --markdown > "$1/md" &&
+    head -1 "$1/md" | grep -q "^#### .*\`erf\` (A) vs \`erf_torch_bf16\` (B)" &&
+    grep -q "^\*\*B improved 0 inputs, worsened 1013, left 64523 unchanged\*\*" "$1/md" &&
+    "$2" "$1/md_tables.py" "$1/md"
+' "$GELU_ACC" "$tmp" "$PYTHON"
 
 # outputs: sides over one inputs file; B mutated at x = 1 (index 0x3f80),
 # where erf's output is correctly rounded, to the next encoding.
@@ -227,19 +230,8 @@ check "--backward --markdown: tables of a constant width, x, dy and exact dx in 
         --domain $3 --markdown > "$1/md" &&
     head -1 "$1/md" | grep -q "^#### GELU backward accuracy: \`pytorch_gelu_backward\` (A) vs \`pytorch_gelu_backward_native\` (B), bfloat16 against gelu_grad, 20000 pairs" &&
     grep -q "^| x | dy | exact dx | A output | A ulp | B output | B ulp |$" "$1/md" &&
-    "$2" -c "
-import re, sys
-cells = lambda line: len(re.split(r\"(?<!\\\\)\\|\", line.strip())) - 2
-width, tables = None, 0
-for line in open(sys.argv[1]):
-    if not line.startswith(\"|\"):
-        width = None
-        continue
-    if width is None:
-        width, tables = cells(line), tables + 1
-    assert cells(line) == width, line
-assert tables == 2, tables
-" "$1/md"' "$GELU_ACC" "$tmp" "$PYTHON" "$pairs"
+    "$2" "$1/md_tables.py" "$1/md"
+' "$GELU_ACC" "$tmp" "$PYTHON" "$pairs"
 check "--backward: the same bytes for 1 and 3 threads over several chunks of pairs" bash -c '
     for t in 1 3; do
         "$0" compare --backward pytorch_gelu_backward jax_gelu_backward --format bfloat16 \
