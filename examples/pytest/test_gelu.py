@@ -95,9 +95,9 @@ def test_usual_golden_is_not_the_truth(approximate):
 def test_torch_bfloat16_gelu():
     """PyTorch's own bfloat16 GELU on this CPU: what assert_gelu_close
     finds (flushes, wrong-sign zeros, NaN at -inf, large errors: which of
-    them depends on the CPU's kernels), and that assert_close with the
-    default bfloat16 tolerances against a float64 reference passes on every
-    finite input all the same."""
+    them depends on the CPU's kernels), and that the usual test,
+    assert_close with bfloat16's default tolerances against a float64
+    reference, accepts some of those failures on every CPU."""
     x = every_bfloat16()
     y = F.gelu(x)
     with pytest.raises(AssertionError) as failed:
@@ -105,5 +105,11 @@ def test_torch_bfloat16_gelu():
     print("\ntorch %s on a CPU with %s, F.gelu in bfloat16:\n%s"
           % (torch.__version__, cpu_features(), failed.value))
     finite = torch.isfinite(x)
-    torch.testing.assert_close(y[finite].double(), F.gelu(x[finite].double()),
-                               rtol=1.6e-2, atol=1e-5)   # bfloat16's defaults
+    ulps = torch.from_numpy(gelu_acc.ulp_error(y, x))
+    flagged = finite & (ulps > 1)
+    accepted = torch.isclose(y.double(), F.gelu(x.double()),
+                             rtol=1.6e-2, atol=1e-5)   # bfloat16's defaults
+    missed = int((flagged & accepted).sum())
+    print("assert_close's tolerances accept %d of the %d finite inputs over 1 ulp"
+          % (missed, int(flagged.sum())))
+    assert missed > 0
