@@ -1,6 +1,6 @@
 /* The fast oracle's paths side by side, one thread, on the same float32
  * inputs (not a test): ns/input of the scalar path, each vector path this
- * CPU has, and the catalogue's erf kernel (glibc erff, as library_bench.c
+ * CPU has (gelu, then gelu_tanh), and the catalogue's erf kernel (glibc erff, as library_bench.c
  * writes it), with each path's ratio to the kernel and the share of inputs
  * its kernel leaves to the scalar path.  Inputs: 2^16 uniform in [-8, 8]
  * (where GELU needs real work), repeated 64 times on cache-resident
@@ -39,11 +39,13 @@ static double erf_kernel_ns(void)
     return (now() - t0) * 1e9 / (double)(COUNT * REPEAT);
 }
 
+static enum ga_function fn = GA_GELU;
+
 static double path_ns(enum ga_vec_path p)
 {
     double t0 = now();
     for (int r = 0; r < REPEAT; r++)
-        ga_truth_f32_rounded(GA_GELU, p, x, y, d, COUNT);
+        ga_truth_f32_rounded(fn, p, x, y, d, COUNT);
     return (now() - t0) * 1e9 / (double)(COUNT * REPEAT);
 }
 
@@ -52,12 +54,13 @@ static double path_ns(enum ga_vec_path p)
 static double pending(enum ga_vec_path p)
 {
     size_t n = 0, m = 0;
-    if (p == GA_VEC_AVX2)
-        ga_vec_gelu_avx2(x, y, d, COUNT);
+    float left = fn == GA_GELU ? -14.35f : -10.77f, right = fn == GA_GELU ? 5.34f : 4.99f;
+    if (fn == GA_GELU)
+        (p == GA_VEC_AVX2 ? ga_vec_gelu_avx2 : ga_vec_gelu_portable)(x, y, d, COUNT);
     else
-        ga_vec_gelu_portable(x, y, d, COUNT);
+        (p == GA_VEC_AVX2 ? ga_vec_gelu_tanh_avx2 : ga_vec_gelu_tanh_portable)(x, y, d, COUNT);
     for (size_t i = 0; i < COUNT; i++)
-        if (xf[i] > -14.35f && xf[i] < 5.34f && fabsf(xf[i]) > 1e-7f) {
+        if (xf[i] > left && xf[i] < right && fabsf(xf[i]) > 1e-7f) {
             m++;
             n += d[i] == GA_VEC_PENDING;
         }
@@ -67,7 +70,8 @@ static double pending(enum ga_vec_path p)
 static void run(const char *label)
 {
     double kernel = erf_kernel_ns();
-    printf("%s\n  erf kernel (glibc erff)  %6.2f ns/input\n", label, kernel);
+    printf("%s %s\n  erf kernel (glibc erff)  %6.2f ns/input\n", ga_function_name(fn), label,
+           kernel);
     for (int p = 0; p < GA_VEC_PATH_COUNT; p++) {
         double ns;
         if (!ga_vec_path_available(p)) {
@@ -94,12 +98,17 @@ int main(void)
         memcpy(&b, &xf[i], sizeof b);
         x[i] = b;
     }
-    run("gelu float32, 2^16 inputs uniform in [-8, 8], 64 times, one thread:");
+    run("float32, 2^16 inputs uniform in [-8, 8], 64 times, one thread:");
+    fn = GA_GELU_TANH;
+    run("float32, 2^16 inputs uniform in [-8, 8], 64 times, one thread:");
+    fn = GA_GELU;
     for (size_t i = 0; i < COUNT; i++) {
         uint32_t b = (uint32_t)i << 16 | (uint32_t)(i * 40503u & 0xffff);
         memcpy(&xf[i], &b, sizeof b);
         x[i] = b;
     }
-    run("gelu float32, 2^16 encodings spread over all 2^32, 64 times, one thread:");
+    run("float32, 2^16 encodings spread over all 2^32, 64 times, one thread:");
+    fn = GA_GELU_TANH;
+    run("float32, 2^16 encodings spread over all 2^32, 64 times, one thread:");
     return 0;
 }

@@ -1,10 +1,11 @@
 /* The vector paths of the fast oracle against its scalar path, bit for bit
  * (rounded encoding and direction), on float32 inputs.
  *
- *   vec_oracle_check PATH random:N      N random encodings (fixed seed)
- *   vec_oracle_check PATH widened       every float16 and bfloat16 value as a float32
- *   vec_oracle_check PATH all:K/M       shard K of M of all 2^32 encodings
+ *   vec_oracle_check PATH random:N [FUNCTION]   N random encodings (fixed seed)
+ *   vec_oracle_check PATH widened [FUNCTION]    every float16 and bfloat16 value as a float32
+ *   vec_oracle_check PATH all:K/M [FUNCTION]    shard K of M of all 2^32 encodings
  *
+ * FUNCTION: gelu (the default) or gelu_tanh.
  * PATH: portable or avx2.  Prints the inputs compared, the differences (the
  * first few named) and the time; exit 0 when there are none, 1 when there
  * are, 2 on a usage error, 77 when the CPU lacks PATH (a skip for the test
@@ -23,13 +24,15 @@
 
 struct counts { uint64_t inputs, differences; };
 
+static enum ga_function fn = GA_GELU;
+
 static void compare(enum ga_vec_path p, const ga_bits *x, size_t n, struct counts *c)
 {
     static ga_bits ry[BLOCK], sy[BLOCK];
     static int8_t rd[BLOCK], sd[BLOCK];
 
-    ga_truth_f32_rounded(GA_GELU, p, x, ry, rd, n);
-    ga_truth_f32_rounded(GA_GELU, GA_VEC_SCALAR, x, sy, sd, n);
+    ga_truth_f32_rounded(fn, p, x, ry, rd, n);
+    ga_truth_f32_rounded(fn, GA_VEC_SCALAR, x, sy, sd, n);
     for (size_t i = 0; i < n; i++)
         if (ry[i] != sy[i] || rd[i] != sd[i]) {
             if (c->differences++ < 10)
@@ -91,7 +94,8 @@ static void run_widened(enum ga_vec_path p, struct counts *c)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: vec_oracle_check portable|avx2 random:N|widened|all:K/M\n");
+    fprintf(stderr, "usage: vec_oracle_check portable|avx2 random:N|widened|all:K/M "
+                    "[gelu|gelu_tanh]\n");
     return 2;
 }
 
@@ -103,7 +107,11 @@ int main(int argc, char **argv)
     char end;
     struct timespec t0, t1;
 
-    if (argc != 3)
+    if (argc != 3 && argc != 4)
+        return usage();
+    if (argc == 4 && strcmp(argv[3], "gelu_tanh") == 0)
+        fn = GA_GELU_TANH;
+    else if (argc == 4 && strcmp(argv[3], "gelu") != 0)
         return usage();
     if (strcmp(argv[1], "portable") == 0)
         p = GA_VEC_PORTABLE;
@@ -126,8 +134,8 @@ int main(int argc, char **argv)
     else
         return usage();
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    printf("gelu float32 %s %s: %llu inputs compared with the scalar oracle, %llu differences, "
-           "%.1f s\n", argv[1], argv[2], (unsigned long long)c.inputs,
+    printf("%s float32 %s %s: %llu inputs compared with the scalar oracle, %llu differences, "
+           "%.1f s\n", ga_function_name(fn), argv[1], argv[2], (unsigned long long)c.inputs,
            (unsigned long long)c.differences,
            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     return c.differences ? 1 : 0;

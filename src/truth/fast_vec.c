@@ -102,22 +102,24 @@ static size_t scalar(enum ga_function fn, const ga_bits *x, ga_bits *rounded,
     return undecided;
 }
 
-static size_t vector_block(enum ga_vec_path p, const ga_bits *x, ga_bits *rounded,
-                           int8_t *direction, size_t n)
+typedef void kernel(const ga_bits *, ga_bits *, int8_t *, size_t);
+
+static size_t vector_block(enum ga_function fn, enum ga_vec_path p, const ga_bits *x,
+                           ga_bits *rounded, int8_t *direction, size_t n)
 {
-    const struct ga_fast_thresholds *th = ga_fast_thresholds(GA_GELU, ga_format_get(GA_FLOAT32));
+    const struct ga_fast_thresholds *th = ga_fast_thresholds(fn, ga_format_get(GA_FLOAT32));
+    kernel *k = fn == GA_GELU ? (p == GA_VEC_AVX2 ? ga_vec_gelu_avx2 : ga_vec_gelu_portable)
+                              : (p == GA_VEC_AVX2 ? ga_vec_gelu_tanh_avx2
+                                                  : ga_vec_gelu_tanh_portable);
     size_t undecided = 0;
 
-    if (p == GA_VEC_AVX2)
-        ga_vec_gelu_avx2(x, rounded, direction, n);
-    else
-        ga_vec_gelu_portable(x, rounded, direction, n);
+    k(x, rounded, direction, n);
     for (size_t i = 0; i < n; i++) {
         int8_t d = region(th, x[i], &rounded[i]);
         if (d != 0)
             direction[i] = d;
         if (direction[i] == GA_VEC_PENDING)
-            undecided += scalar(GA_GELU, &x[i], &rounded[i], &direction[i], 1);
+            undecided += scalar(fn, &x[i], &rounded[i], &direction[i], 1);
     }
     return undecided;
 }
@@ -127,11 +129,11 @@ size_t ga_truth_f32_rounded(enum ga_function fn, enum ga_vec_path p, const ga_bi
 {
     size_t undecided = 0;
 
-    if (p == GA_VEC_SCALAR || fn != GA_GELU || !ga_vec_path_available(p))
+    if (p == GA_VEC_SCALAR || (fn != GA_GELU && fn != GA_GELU_TANH) || !ga_vec_path_available(p))
         return scalar(fn, x, rounded, direction, n);
     for (size_t first = 0; first < n; first += BLOCK) {
         size_t m = n - first < BLOCK ? n - first : BLOCK;
-        undecided += vector_block(p, x + first, rounded + first, direction + first, m);
+        undecided += vector_block(fn, p, x + first, rounded + first, direction + first, m);
     }
     return undecided;
 }

@@ -1,5 +1,5 @@
-/* The vectorized fast oracle for float32: the correctly rounded result and
- * its direction for arrays of float32 encodings, the same as ga_truth_fast's
+/* The vectorized fast oracle for float32 gelu and gelu_tanh: the correctly
+ * rounded result and its direction for arrays of float32 encodings, the same as ga_truth_fast's
  * `rounded` and `direction` for every input (doc/oracle.md, 'The vector
  * paths').  Only the certified facts: no `exact` value, so the sweeps, whose
  * error figures come from the scalar path's exact values, keep using it.
@@ -12,8 +12,8 @@
  * Every path sends an input whose rounding its error bound cannot decide,
  * and every input outside the evaluated range that the thresholds do not
  * answer (zeros, infinities, NaNs, tiny |x|), to ga_truth_fast, and so to
- * MPFR where that one cannot decide.  Covers GA_GELU; any other function
- * takes the scalar path. */
+ * MPFR where that one cannot decide.  Covers GA_GELU and GA_GELU_TANH; any
+ * other function takes the scalar path. */
 #ifndef GA_TRUTH_FAST_VEC_H
 #define GA_TRUTH_FAST_VEC_H
 

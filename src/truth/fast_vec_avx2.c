@@ -44,12 +44,20 @@ static inline AVX2 __m256d gelu_value(__m256d x)
     return _mm256_mul_pd(x, q);
 }
 
+static inline AVX2 __m256d gelu_tanh_value(__m256d x)
+{
+    __m256d k = _mm256_mul_pd(_mm256_set1_pd(GA_VEC_KAPPA), _mm256_mul_pd(x, x));
+    __m256d w = _mm256_mul_pd(_mm256_set1_pd(GA_VEC_BETA), _mm256_fmadd_pd(k, x, x));
+    __m256d e = exp_neg(_mm256_mul_pd(_mm256_set1_pd(-2.0), w));
+
+    return _mm256_div_pd(x, _mm256_add_pd(_mm256_set1_pd(1.0), e));
+}
+
 /* The rounding test of the portable path, four at a time; the four
  * directions as 32-bit lanes. */
-static inline AVX2 __m128i decide(__m256d v, __m128i *rounded)
+static inline AVX2 __m128i decide(__m256d v, double eps, __m128i *rounded)
 {
-    __m256d r = _mm256_mul_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), v),
-                              _mm256_set1_pd(GA_VEC_GELU_REL_ERR));
+    __m256d r = _mm256_mul_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), v), _mm256_set1_pd(eps));
     __m256d lo = _mm256_sub_pd(v, r), hi = _mm256_add_pd(v, r);
     __m128 flo = _mm256_cvtpd_ps(lo), fhi = _mm256_cvtpd_ps(hi);
     __m256d fv = _mm256_cvtps_pd(flo);
@@ -67,21 +75,44 @@ static inline AVX2 __m128i decide(__m256d v, __m128i *rounded)
                            _mm_cmpeq_epi32(dir, _mm_setzero_si128()));
 }
 
+/* Four float32 encodings (the low halves of x[0..3]) as doubles. */
+static inline AVX2 __m256d load4(const ga_bits *x)
+{
+    __m256i w = _mm256_loadu_si256((const __m256i *)x);
+    __m128i b = _mm256_castsi256_si128(
+        _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+
+    return _mm256_cvtps_pd(_mm_castsi128_ps(b));
+}
+
+static inline AVX2 void store4(__m128i r32, __m128i dir, ga_bits *rounded, int8_t *direction)
+{
+    _mm256_storeu_si256((__m256i *)rounded, _mm256_cvtepu32_epi64(r32));
+    direction[0] = (int8_t)_mm_extract_epi32(dir, 0);
+    direction[1] = (int8_t)_mm_extract_epi32(dir, 1);
+    direction[2] = (int8_t)_mm_extract_epi32(dir, 2);
+    direction[3] = (int8_t)_mm_extract_epi32(dir, 3);
+}
+
+AVX2 void ga_vec_gelu_tanh_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
+{
+    size_t i = 0;
+
+    for (; i + 4 <= n; i += 4) {
+        __m128i r32, dir = decide(gelu_tanh_value(load4(x + i)), GA_VEC_TANH_REL_ERR, &r32);
+        store4(r32, dir, rounded + i, direction + i);
+    }
+    if (i < n)
+        ga_vec_gelu_tanh_portable(x + i, rounded + i, direction + i, n - i);
+}
+
 AVX2 void ga_vec_gelu_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
 {
     size_t i = 0;
 
     for (; i + 4 <= n; i += 4) {
-        __m256i w = _mm256_loadu_si256((const __m256i *)(x + i));
-        /* the low 32 bits of each 64-bit encoding */
-        __m128i b = _mm256_castsi256_si128(
-            _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
-        __m128i r32, dir = decide(gelu_value(_mm256_cvtps_pd(_mm_castsi128_ps(b))), &r32);
-        _mm256_storeu_si256((__m256i *)(rounded + i), _mm256_cvtepu32_epi64(r32));
-        direction[i] = (int8_t)_mm_extract_epi32(dir, 0);
-        direction[i + 1] = (int8_t)_mm_extract_epi32(dir, 1);
-        direction[i + 2] = (int8_t)_mm_extract_epi32(dir, 2);
-        direction[i + 3] = (int8_t)_mm_extract_epi32(dir, 3);
+        __m128i r32, dir = decide(gelu_value(load4(x + i)), GA_VEC_GELU_REL_ERR, &r32);
+        store4(r32, dir, rounded + i, direction + i);
     }
     if (i < n)
         ga_vec_gelu_portable(x + i, rounded + i, direction + i, n - i);
@@ -92,5 +123,10 @@ AVX2 void ga_vec_gelu_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction
 void ga_vec_gelu_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
 {
     ga_vec_gelu_portable(x, rounded, direction, n);
+}
+
+void ga_vec_gelu_tanh_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
+{
+    ga_vec_gelu_tanh_portable(x, rounded, direction, n);
 }
 #endif

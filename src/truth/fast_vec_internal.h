@@ -20,15 +20,27 @@
 /* The proven bound (about 250 u, u = 2^-53) with its margin: 512 u. */
 #define GA_VEC_GELU_REL_ERR 0x1p-44
 
+/* gelu_tanh(x) = x/(1 + e^(-2w)), w = beta (x + kappa x^3), for float32 x in
+ * its evaluated range (-10.78 < x < 5): w plainly in double, e^(-2w) as
+ * above (k may be positive), the sum and the quotient.  The proven bound is
+ * about 700 u (the argument's 6.02 u magnified by 2|w| <= 107); with its
+ * margin: 4096 u. */
+#define GA_VEC_TANH_REL_ERR 0x1p-41
+#define GA_VEC_BETA 0x1.9884533d43651p-1    /* sqrt(2/pi) */
+#define GA_VEC_KAPPA 0x1.6e4e26d4801f7p-5   /* 0.044715 */
+
 /* A kernel's answer for an input it could not decide. */
 #define GA_VEC_PENDING 2
 
 /* The kernels: for each float32 encoding x[i] whose value is in the
- * evaluated range, either rounded[i] and direction[i] (-1 or +1) of gelu,
+ * evaluated range, either rounded[i] and direction[i] (-1 or +1) of gelu
+ * (gelu_tanh),
  * or direction[i] = GA_VEC_PENDING; anything for other inputs (the caller
  * overrides those). */
 void ga_vec_gelu_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
 void ga_vec_gelu_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
+void ga_vec_gelu_tanh_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
+void ga_vec_gelu_tanh_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
 
 #define GA_VEC_G_DEGREE 18
 #define GA_VEC_EXP_DEGREE 12

@@ -9,7 +9,7 @@
 
 #define CHUNK 64
 
-/* e^y for y in [-110, 0]: 2^k P(r), |r| <= 0.3466. */
+/* e^y for y in [-110, 110]: 2^k P(r), |r| <= 0.3466. */
 static inline double exp_neg(double y)
 {
     double kd = y * GA_VEC_LOG2E + GA_VEC_ROUND_MAGIC;
@@ -48,11 +48,19 @@ static inline uint32_t float_bits(float f)
     return b;
 }
 
+/* v, gelu_tanh(x) within GA_VEC_TANH_REL_ERR for x in the evaluated range. */
+static inline double gelu_tanh_value(double x)
+{
+    double w = GA_VEC_BETA * (x + (GA_VEC_KAPPA * (x * x)) * x);
+
+    return x / (1 + exp_neg(-2 * w));
+}
+
 /* The rounding test of fast_decide.c for float32: both ends of the interval
  * round to one float, which lies outside it. */
-static inline void decide(double v, ga_bits *rounded, int8_t *direction)
+static inline void decide(double v, double eps, ga_bits *rounded, int8_t *direction)
 {
-    double r = fabs(v) * GA_VEC_GELU_REL_ERR;
+    double r = fabs(v) * eps;
     double lo = v - r, hi = v + r;
     float flo = (float)lo, fhi = (float)hi;
     double fv = flo;
@@ -62,19 +70,37 @@ static inline void decide(double v, ga_bits *rounded, int8_t *direction)
                : lo > fv ? 1 : hi < fv ? -1 : GA_VEC_PENDING;
 }
 
+static inline double decoded(ga_bits x)
+{
+    uint32_t b = (uint32_t)x;
+    float f;
+
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
 void ga_vec_gelu_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
 {
     double v[CHUNK];
 
     for (size_t first = 0; first < n; first += CHUNK) {
         size_t m = n - first < CHUNK ? n - first : CHUNK;
-        for (size_t i = 0; i < m; i++) {
-            uint32_t b = (uint32_t)x[first + i];
-            float f;
-            memcpy(&f, &b, sizeof f);
-            v[i] = gelu_value(f);
-        }
         for (size_t i = 0; i < m; i++)
-            decide(v[i], &rounded[first + i], &direction[first + i]);
+            v[i] = gelu_value(decoded(x[first + i]));
+        for (size_t i = 0; i < m; i++)
+            decide(v[i], GA_VEC_GELU_REL_ERR, &rounded[first + i], &direction[first + i]);
+    }
+}
+
+void ga_vec_gelu_tanh_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
+{
+    double v[CHUNK];
+
+    for (size_t first = 0; first < n; first += CHUNK) {
+        size_t m = n - first < CHUNK ? n - first : CHUNK;
+        for (size_t i = 0; i < m; i++)
+            v[i] = gelu_tanh_value(decoded(x[first + i]));
+        for (size_t i = 0; i < m; i++)
+            decide(v[i], GA_VEC_TANH_REL_ERR, &rounded[first + i], &direction[first + i]);
     }
 }
