@@ -26,7 +26,13 @@ for function in gelu gelu_tanh; do
         done
     done
 done
-# A difference must be seen: the check fails on a path that is wrong (the
-# scalar path compared with itself cannot differ, so this is a usage error).
+# The library's golden (library_test: float32 values from tables, the golden
+# graded correct everywhere, threads) on each path GELU_ACC_ORACLE_PATH forces,
+# and on an unknown value (the scalar path).
+for path in scalar portable avx2 unknown; do
+    check "library_test with GELU_ACC_ORACLE_PATH=$path" \
+        env GELU_ACC_ORACLE_PATH=$path "${abs_top_builddir:-.}/tests/library_test"
+done
+# The check refuses the scalar path: it would compare the oracle with itself.
 check "an unknown path is a usage error" expect_status 2 "$check_program" scalar widened
 finish
