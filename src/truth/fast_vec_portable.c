@@ -1,0 +1,106 @@
+/* The portable vector path: the evaluation of fast_vec_internal.h in plain C
+ * over short arrays, with no branch in the arithmetic, so that a compiler
+ * may vectorize it for the CPU it targets.  Whether products and sums are
+ * fused or not, the error bound holds (doc/oracle.md, 'The vector paths'). */
+#include <math.h>
+#include <string.h>
+
+#include "truth/fast_vec_internal.h"
+
+#define CHUNK 64
+
+/* e^y for y in [-110, 110]: 2^k P(r), |r| <= 0.3466. */
+static inline double exp_neg(double y)
+{
+    double kd = y * GA_VEC_LOG2E + GA_VEC_ROUND_MAGIC;
+    double k = kd - GA_VEC_ROUND_MAGIC;
+    double r = (y - k * GA_VEC_LN2_L1) - k * GA_VEC_LN2_L2;
+    double p = ga_vec_exp[0], scale;
+    uint64_t bits;
+
+    for (int i = 1; i <= GA_VEC_EXP_DEGREE; i++)
+        p = p * r + ga_vec_exp[i];
+    memcpy(&bits, &kd, sizeof bits);
+    bits = (bits + 1023) << 52;  /* the low bits of kd hold k */
+    memcpy(&scale, &bits, sizeof scale);
+    return p * scale;
+}
+
+/* v, gelu(x) within GA_VEC_GELU_REL_ERR for x in the evaluated range. */
+static inline double gelu_value(double x)
+{
+    double a = fabs(x);
+    double inv = 1 / (a + 6);
+    double s = (1.75 * a - 6) * inv;
+    double g = ga_vec_g[0];
+    double q;
+
+    for (int i = 1; i <= GA_VEC_G_DEGREE; i++)
+        g = g * s + ga_vec_g[i];
+    q = exp_neg(-0.5 * (a * a)) * (g * inv);
+    return x * (x < 0 ? q : 1 - q);
+}
+
+static inline uint32_t float_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+/* v, gelu_tanh(x) within GA_VEC_TANH_REL_ERR for x in the evaluated range. */
+static inline double gelu_tanh_value(double x)
+{
+    double w = GA_VEC_BETA * (x + (GA_VEC_KAPPA * (x * x)) * x);
+
+    return x / (1 + exp_neg(-2 * w));
+}
+
+/* The rounding test of fast_decide.c for float32: both ends of the interval
+ * round to one float, which lies outside it. */
+static inline void decide(double v, double eps, ga_bits *rounded, int8_t *direction)
+{
+    double r = fabs(v) * eps;
+    double lo = v - r, hi = v + r;
+    float flo = (float)lo, fhi = (float)hi;
+    double fv = flo;
+
+    *rounded = float_bits(flo);
+    *direction = float_bits(flo) != float_bits(fhi) ? GA_VEC_PENDING
+               : lo > fv ? 1 : hi < fv ? -1 : GA_VEC_PENDING;
+}
+
+static inline double decoded(ga_bits x)
+{
+    uint32_t b = (uint32_t)x;
+    float f;
+
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+void ga_vec_gelu_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
+{
+    double v[CHUNK];
+
+    for (size_t first = 0; first < n; first += CHUNK) {
+        size_t m = n - first < CHUNK ? n - first : CHUNK;
+        for (size_t i = 0; i < m; i++)
+            v[i] = gelu_value(decoded(x[first + i]));
+        for (size_t i = 0; i < m; i++)
+            decide(v[i], GA_VEC_GELU_REL_ERR, &rounded[first + i], &direction[first + i]);
+    }
+}
+
+void ga_vec_gelu_tanh_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
+{
+    double v[CHUNK];
+
+    for (size_t first = 0; first < n; first += CHUNK) {
+        size_t m = n - first < CHUNK ? n - first : CHUNK;
+        for (size_t i = 0; i < m; i++)
+            v[i] = gelu_tanh_value(decoded(x[first + i]));
+        for (size_t i = 0; i < m; i++)
+            decide(v[i], GA_VEC_TANH_REL_ERR, &rounded[first + i], &direction[first + i]);
+    }
+}
