@@ -1,7 +1,10 @@
 /* Every model that names a library callable here is compared with that
- * library, bit for bit: every bfloat16 and float16 input, and in float32
- * every 429th encoding (10 011 502 inputs, all signs and exponents) plus the
- * special values.  Any difference fails, with the first differing input.
+ * library, bit for bit: every bfloat16 and float16 input; in float32 every
+ * 429th encoding (10 011 502 inputs, all signs and exponents), the special
+ * values, and the dense set of proof_set.h (every branch and polynomial
+ * interval of the models, many times over); in float64 the set of
+ * proof_set.h.  Any difference fails, with the first differing input.
+ * mutants_test checks that these proofs catch a one-ulp change.
  *
  * The real libraries come from the modules of src/real/ (GELU_ACC_REAL_DIR
  * says where; make check sets it).  A comparison is skipped, with the
@@ -25,8 +28,9 @@
 #include "formats/format.h"
 #include "impls/impl.h"
 #include "real/real.h"
+#include "proof_set.h"
 
-enum { BATCH = 65536, F32_STRIDE = 429, F64_RANDOM = 1 << 20, F64_RANGE = 1 << 20 };
+enum { BATCH = 65536, F32_STRIDE = 429 };
 
 struct pair {
     const char *name;
@@ -67,57 +71,50 @@ static bool is_nan(const struct ga_format *f, ga_bits b)
     return isnan(ga_decode(f, b));
 }
 
-/* float64's sample position k: a spread of random encodings (every sign
- * and exponent), then [-40, 10] on a fixed stride, then the specials. */
-static bool f64_input(uint64_t k, ga_bits *b)
+/* The proof sets (proof_set.h) of float32 and float64, made once. */
+static const ga_bits *wide_set(const struct ga_format *f, size_t *n)
 {
-    static const double specials[] = { 0.0, -0.0, INFINITY, -INFINITY, NAN, 0x1p-1074,
-                                       -0x1p-1074, -8.0, -5.5, 0x1.fffffffffffffp1023,
-                                       -0x1.fffffffffffffp1023 };
-    double v;
+    static ga_bits *set[2];
+    static size_t size[2];
+    int i = f->bits == 64;
 
-    if (k < F64_RANDOM) {  /* splitmix64 */
-        uint64_t z = (k + 1) * 0x9e3779b97f4a7c15u;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-        *b = z ^ (z >> 31);
-        return true;
+    if (set[i] == NULL && (size[i] = proof_set(f, &set[i])) == 0) {
+        fprintf(stderr, "real_models_test: out of memory\n");
+        exit(99);
     }
-    k -= F64_RANDOM;
-    if (k < F64_RANGE)
-        v = -40.0 + 50.0 * (double)k / F64_RANGE;
-    else if (k - F64_RANGE < sizeof specials / sizeof specials[0])
-        v = specials[k - F64_RANGE];
-    else
-        return false;
-    memcpy(b, &v, sizeof v);
-    return true;
+    *n = size[i];
+    return set[i];
 }
 
+/* Position start onwards: every 16-bit encoding; float64's proof set; in
+ * float32, every F32_STRIDE-th encoding, the specials, then the dense set. */
 static size_t fill_inputs(const struct ga_format *f, uint64_t start, ga_bits *in)
 {
     static const uint32_t specials[] = { 0x00000000, 0x80000000, 0x7f800000, 0xff800000,
                                          0x7fc00000, 0x00000001, 0x80000001, 0xc1000000,
                                          0xc0b00000, 0x7f7fffff, 0xff7fffff };
-    size_t n = 0;
+    const uint64_t strided = 0xffffffffu / F32_STRIDE + 1,
+                   nspecial = sizeof specials / sizeof specials[0];
+    size_t n = 0, size;
+    const ga_bits *set;
 
     if (f->bits == 16) {
         for (uint64_t b = start; b < 65536 && n < BATCH; b++)
             in[n++] = (ga_bits)b;
         return n;
     }
-    if (f->bits == 64) {
-        while (n < BATCH && f64_input(start + n, &in[n]))
-            n++;
-        return n;
-    }
-    /* start counts sample positions: strided encodings, then the specials */
+    set = wide_set(f, &size);
     for (uint64_t k = start; n < BATCH; k++) {
-        uint64_t b = k * F32_STRIDE;
-        if (b <= 0xffffffffu)
-            in[n++] = (ga_bits)b;
-        else if (k - (0xffffffffu / F32_STRIDE + 1) < sizeof specials / sizeof specials[0])
-            in[n++] = specials[k - (0xffffffffu / F32_STRIDE + 1)];
+        if (f->bits == 64 && k < size)
+            in[n++] = set[k];
+        else if (f->bits == 64)
+            break;
+        else if (k < strided)
+            in[n++] = (ga_bits)(k * F32_STRIDE);
+        else if (k - strided < nspecial)
+            in[n++] = specials[k - strided];
+        else if (k - strided - nspecial < size)
+            in[n++] = set[k - strided - nspecial];
         else
             break;
     }
@@ -205,7 +202,7 @@ static enum verdict compare(const struct pair *p, char *why, size_t size)
                  (unsigned long long)done, f->name, x, y, z);
         return FAIL;
     }
-    if (done < (f->bits == 16 ? 65536u : f->bits == 64 ? 2000000u : 10000000u)) {
+    if (done < (f->bits == 16 ? 65536u : f->bits == 64 ? 2000000u : 15000000u)) {
         snprintf(why, size, "only %llu inputs compared", (unsigned long long)done);
         return FAIL;
     }

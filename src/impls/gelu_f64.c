@@ -21,11 +21,32 @@
 #include <math.h>
 
 #include "impls/catalogue_internal.h"
+#include "impls/proven.h"
+
+/* The erf form's constants, proven equal to libtorch (impls/proven.h). */
+enum { SQRT1_2, HALF, ONE };
+static const struct ga_proven_table erf_table = { { M_SQRT1_2, 0.5, 1 }, 0 };
+static const char *const erf_constants[] = { "M_SQRT1_2", "0.5 in x*0.5", "1 in 1 + erf", NULL };
+static const char *const no_steps[] = { NULL };
+
+static inline double erf_f64(const struct ga_proven_table *c, double x)
+{
+    return x * c->k[HALF] * (c->k[ONE] + erf(x * c->k[SQRT1_2]));
+}
 
 double ga_gelu_erf_f64(double x)
 {
-    return x * 0.5 * (1 + erf(x * M_SQRT1_2));
+    return erf_f64(&erf_table, x);
 }
+
+static double erf_form(const struct ga_proven_table *c, const struct ga_format *f, double x)
+{
+    (void)f;
+    return erf_f64(c, x);
+}
+
+const struct ga_proven_model ga_proven_erf_f64 = { "erf_f64", &erf_table, erf_constants,
+                                                   no_steps, GA_PROVEN_ULP_FLOAT64, erf_form };
 
 double ga_gelu_erfc_f64(double x)
 {
