@@ -29,6 +29,8 @@ kernel = outputs:half16.npy
 inputs = in16.npy
 domain = $1
 graph = Div
+cpu = Some CPU 9000, rev. 2
+isa = avx avx2 fma
 
 [refused-bf16]
 library = somelib
@@ -55,11 +57,18 @@ rows = [r for r in json.load(open('$tmp/r/float16-real.json'))
 assert len(rows) == 1, rows
 r = rows[0]
 assert r['domain'] == 'all', r['domain']
+# where and how, as the manifest says (grade names no machine)
+machine = {'cpu': 'Some CPU 9000, rev. 2', 'isa': 'avx avx2 fma', 'library': 'somelib',
+           'version': '0.1', 'call': 'Half (not GELU at all)', 'path': 'Div'}
+assert {k: r.pop(k) for k in machine} == machine
+assert not set(machine) & set(g), g.keys()
 for k in ('models', 'formula', 'computes', 'domain', 'approximates'):
     r.pop(k); g.pop(k)
 assert r == g, [(k, r.get(k), g.get(k)) for k in set(r) | set(g) if r.get(k) != g.get(k)]
 "
 done
+check "the CSV row graded from files names the manifest's CPU, quoted where it holds a comma" \
+    grep -q '^half-f16,float16,gelu_tanh,all,.*,"Some CPU 9000, rev. 2",avx avx2 fma,somelib,0.1,Half (not GELU at all),Div$' "$tmp/r/float16-real.csv"
 check "the page says what ran and where it came from" \
     grep -q '^| `half-f16` | somelib 0.1: Half (not GELU at all), run outside gelu-acc; graph as run: Div |' "$tmp/r/float16.md"
 check "the machine line names the library graded from files" \

@@ -118,8 +118,28 @@ for f in bfloat16 float16; do
                 diff -u <(without_real "$reports/$f.$ext" | page /dev/stdin) \
                         <(without_real "$tmp/r/$f.$ext" | page /dev/stdin)
         done
-        skip "$f real-library figures" "committed on '$(machine_line "$reports/$f.md" | sed -n 2p)', this run on '$(machine_line "$tmp/r/$f.md" | sed -n 2p)'"
+        # Another machine: each real row the same, or different where the
+        # CPUs' extensions or the library versions differ, named in the log.
+        echo "# $f real rows: committed on '$(machine_line "$reports/$f.md" | sed -n 2p)', this run on '$(machine_line "$tmp/r/$f.md" | sed -n 2p)'"
+        check "$f real rows agree with the committed ones where the CPU extensions and library versions do" \
+            "$PYTHON" "${top_srcdir:-.}/tests/real_rows.py" "$reports/$f-real.json" "$reports/$f.md" \
+                "$tmp/r/$f-real.json" "$tmp/r/$f.md"
+        grep -v ': same figures$' "$tmp/check.out" | sed 's/^/# /'
     fi
+    check "$f-real.json and .csv: every real row names its CPU, extensions, library, version, call and path; the models' rows none" \
+        "$PYTHON" -c "
+import csv, json
+keys = ['cpu', 'isa', 'library', 'version', 'call', 'path']
+rows = json.load(open('$tmp/r/$f-real.json'))
+assert rows and all(isinstance(r.get(k), str) and r[k] for r in rows for k in keys), 'a real row lacks a key'
+assert all('avx2' in r['isa'].split() for r in rows if r['impl'].startswith('eigen_avx2')), 'isa'
+table = list(csv.DictReader(open('$tmp/r/$f-real.csv', newline='')))
+assert table and all(r[k] for r in table for k in keys), 'a real CSV row lacks a column'
+by_impl = {(r['impl'], r['reference']): r for r in rows}
+assert all(all(r[k] == by_impl[(r['impl'], r['reference'])][k] for k in keys) for r in table), 'CSV and JSON differ'
+assert not any(k in r for r in json.load(open('$tmp/r/$f.json')) for k in keys), 'a model row names a machine'
+assert 'cpu' not in open('$tmp/r/$f.csv').readline().split(','), 'the models CSV names a machine'
+"
     check "$f.json is valid JSON with the documented keys" \
         "$PYTHON" -c "
 import json, sys

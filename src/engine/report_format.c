@@ -233,6 +233,7 @@ int ga_report_format(const char *dir, const struct ga_format *f, const char *dom
         /* No real library computes a small format: their pages have no
          * such section, and so do not depend on the machine. */
         struct ga_real_section real = { results + n, nreal, rr.machine, rr.not_measured };
+        ga_report_real_describe(&rr, f, results + n, nreal);
         struct ga_report_page page = { f, results, n, how,
                                        ga_is_small_format(f) ? NULL : &real, cast, backward };
         status = ga_report_write_page(dir, &page, share);

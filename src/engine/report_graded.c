@@ -200,8 +200,10 @@ int ga_report_grade_outside(const struct ga_format *f, const struct ga_real_outp
         snprintf(entry->graded_libraries, sizeof entry->graded_libraries, "%s", seen);
         snprintf(entry->graded_not_measured, sizeof entry->graded_not_measured, "%s",
                  not_measured);
+        ga_report_graded_machine(f, ro, nro, entry->graded_machine, sizeof entry->graded_machine);
     } else {
         say_graded(rr, seen, not_measured);
+        ga_report_graded_machine(f, ro, nro, rr->graded_machine, sizeof rr->graded_machine);
     }
     return GA_ENGINE_OK;
 }
@@ -230,5 +232,6 @@ int ga_report_take_graded(const struct ga_format *f, const struct ga_report_shar
             return GA_ENGINE_UNDECIDED;
     }
     say_graded(rr, e->graded_libraries, e->graded_not_measured);
+    snprintf(rr->graded_machine, sizeof rr->graded_machine, "%s", e->graded_machine);
     return GA_ENGINE_OK;
 }

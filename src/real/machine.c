@@ -24,6 +24,23 @@ static bool has_f16c(void)
     return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) != 0;
 }
 
+/* AMX from CPUID leaf 7 (EDX bits 22, 24, 25: AMX-BF16, AMX-TILE,
+ * AMX-INT8), which oneDNN dispatches on; the compilers' names do not reach
+ * back to GCC 12 and clang 14. */
+static void add_amx(char *isa, size_t size, size_t *used)
+{
+    unsigned a, b, c, d;
+
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return;
+    if (d & (1u << 24))
+        add(isa, size, used, "amx-tile");
+    if (d & (1u << 22))
+        add(isa, size, used, "amx-bf16");
+    if (d & (1u << 25))
+        add(isa, size, used, "amx-int8");
+}
+
 void ga_real_cpu(char *model, size_t model_size, char *isa, size_t isa_size)
 {
     FILE *in = fopen("/proc/cpuinfo", "r");
@@ -57,6 +74,7 @@ void ga_real_cpu(char *model, size_t model_size, char *isa, size_t isa_size)
     FLAG("avx512vl");
     FLAG("avx512bf16");
 #undef FLAG
+    add_amx(isa, isa_size, &used);
     if (used == 0)
         snprintf(isa, isa_size, "x86-64 baseline");
 }

@@ -93,7 +93,8 @@ enum ga_io_status ga_real_open_backward(const struct ga_real_desc *r, const stru
 
 /* The machine, for report headers: the CPU's model name (from
  * /proc/cpuinfo; "unknown CPU" elsewhere) and the vector extensions it has
- * among those the libraries dispatch on ("avx2 fma f16c"). */
+ * among those the libraries dispatch on ("avx2 fma f16c"; AVX-512 F, BW,
+ * VL and BF16, AMX "amx-tile amx-bf16 amx-int8"). */
 void ga_real_cpu(char *model, size_t model_size, char *isa, size_t isa_size);
 
 /* The C library's version (glibc: gnu_get_libc_version()), or "unknown". */

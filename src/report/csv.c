@@ -1,4 +1,6 @@
 /* One CSV row per (implementation, reference, region): for spreadsheets. */
+#include <string.h>
+
 #include "grade/number_text.h"
 #include "report/result.h"
 #include "report/shape_print.h"
@@ -12,12 +14,42 @@ static void hex_or_empty(FILE *out, const struct ga_format *f, bool has, ga_bits
     }
 }
 
+/* A text field (RFC 4180): quoted, its quotes doubled, where it holds a
+ * comma, a quote or a line break. */
+static void field(FILE *out, const char *text)
+{
+    if (strpbrk(text, ",\"\r\n") == NULL) {
+        fprintf(out, ",%s", text);
+        return;
+    }
+    fputs(",\"", out);
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
+            fputc('"', out);
+        fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
+/* A real row's machine and call (result.h), after the figures. */
+static void machine(FILE *out, const struct ga_result_machine *m)
+{
+    const char *fields[] = { m->cpu, m->isa, m->library, m->version, m->call, m->path };
+
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
+        field(out, fields[k] ? fields[k] : "");
+}
+
 int ga_write_csv(FILE *out, const struct ga_result *r, size_t n)
 {
+    bool real = false;  /* real rows: the machine's columns too */
+
+    for (size_t i = 0; i < n; i++)
+        real |= r[i].machine.cpu != NULL;
     fputs("impl,format,reference,region,count,correctly_rounded,faithful,max_ulp,max_ulp_input,"
           "mean_ulp,p50,p95,p99,max_rel,max_rel_input,max_abs,max_abs_input,flushed_to_zero,"
           "nan,inf,wrong_zero_sign,faithful_lo,faithful_hi,zero_below,", out);
-    fprintf(out, "%s\n", ga_shape_csv_header);
+    fprintf(out, "%s%s\n", ga_shape_csv_header, real ? ",cpu,isa,library,version,call,path" : "");
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k <= GA_REGION_COUNT; k++) {
             int g = k == 0 ? GA_REGION_ALL : k - 1;  /* "all" first, then left to right */
@@ -52,6 +84,8 @@ int ga_write_csv(FILE *out, const struct ga_result *r, size_t n)
             fputc(',', out);
             hex_or_empty(out, f, s->has_zero_below, s->zero_below);
             ga_shape_write_csv(out, &r[i], g == GA_REGION_ALL);
+            if (real)
+                machine(out, &r[i].machine);
             fputc('\n', out);
         }
     return ferror(out) ? -1 : 0;

@@ -148,6 +148,23 @@ static void failure(FILE *out, const struct ga_format *f, const struct ga_result
             r->skipped_inputs ? "true" : "false");
 }
 
+/* A real row's machine and call, one line (result.h). */
+static void machine(FILE *out, const struct ga_result_machine *m)
+{
+    string(out, "cpu", m->cpu);
+    fputs(", ", out);
+    string(out, "isa", m->isa);
+    fputs(", ", out);
+    string(out, "library", m->library);
+    fputs(", ", out);
+    string(out, "version", m->version);
+    fputs(",\n   ", out);
+    string(out, "call", m->call);
+    fputs(", ", out);
+    string(out, "path", m->path);
+    fputs(",\n   ", out);
+}
+
 int ga_write_json(FILE *out, const struct ga_result *r, size_t n)
 {
     fputs("[\n", out);
@@ -169,6 +186,8 @@ int ga_write_json(FILE *out, const struct ga_result *r, size_t n)
         fputs(", ", out);
         string(out, "computes", r[i].computes);
         fputs(",\n   ", out);
+        if (r[i].machine.cpu != NULL)
+            machine(out, &r[i].machine);
         string(out, "domain", r[i].domain);
         fputs(", ", out);
         string(out, "oracle", r[i].oracle == GA_ORACLE_FAST ? "fast" : "mpfr");

@@ -44,14 +44,14 @@ static void append(char *buf, size_t size, const char *text)
 size_t ga_report_plan_real(const struct ga_format *f, struct ga_measurement *m,
                            struct ga_report_real *rr)
 {
-    char model[128], isa[128], line[768], seen[512] = "";
+    char line[768], seen[512] = "";
     size_t n = 0;
 
     memset(rr, 0, sizeof *rr);
     if (ga_is_small_format(f))
         return 0;
     rr->kernels = calloc(ga_real_count(), sizeof *rr->kernels);
-    ga_real_cpu(model, sizeof model, isa, sizeof isa);
+    ga_real_cpu(rr->cpu, sizeof rr->cpu, rr->isa, sizeof rr->isa);
     for (size_t i = 0; i < ga_real_count(); i++) {
         const struct ga_real *r = ga_real_at(i);
         struct ga_real_kernel *k = NULL;
@@ -84,7 +84,7 @@ size_t ga_report_plan_real(const struct ga_format *f, struct ga_measurement *m,
             m[n++] = (struct ga_measurement){ .impl = impl, .reference = GA_GELU_TANH,
                                               .want_shape = true };
     }
-    if (snprintf(rr->machine, sizeof rr->machine, "%s (%s); %s; glibc %s", model, isa,
+    if (snprintf(rr->machine, sizeof rr->machine, "%s (%s); %s; glibc %s", rr->cpu, rr->isa,
                  seen[0] ? seen : "no real library", ga_real_libc_version())
         >= (int)sizeof rr->machine)
         memcpy(rr->machine + sizeof rr->machine - 4, "...", 4);  /* cut, and says so */
@@ -97,4 +97,78 @@ void ga_report_real_close(struct ga_report_real *rr)
         ga_real_close(rr->kernels[i]);
     free(rr->kernels);
     memset(rr, 0, sizeof *rr);
+}
+
+/* Row r as measured here by one of rr's kernels; false when none has its name. */
+static bool describe_called(const struct ga_report_real *rr, const struct ga_format *f,
+                            struct ga_result *r)
+{
+    for (size_t k = 0; k < rr->count; k++) {
+        const struct gelu_acc_real_info *about = ga_real_kernel_about(rr->kernels[k]);
+        const struct ga_real *real = ga_real_find(r->impl);
+
+        if (real == NULL || strcmp(ga_real_impl(rr->kernels[k])->name, r->impl) != 0)
+            continue;
+        r->machine = (struct ga_result_machine){
+            rr->cpu, rr->isa, real->desc.library, about->version,
+            f->id == GA_FLOAT64 ? real->entry64 : real->desc.entry, about->path };
+        return true;
+    }
+    return false;
+}
+
+/* Append one field of a graded line: tabs and line breaks become blanks. */
+static void put_field(char *buf, size_t size, const char *text, char end)
+{
+    size_t used = strlen(buf);
+
+    for (; *text && used + 2 < size; text++)
+        buf[used++] = *text == '\t' || *text == '\n' ? ' ' : *text;
+    if (used + 1 < size)
+        buf[used++] = end;
+    buf[used] = '\0';
+}
+
+void ga_report_graded_machine(const struct ga_format *f, const struct ga_real_outputs *ro,
+                              size_t nro, char *buf, size_t size)
+{
+    static const char not_recorded[] = "not recorded (run outside gelu-acc)";
+
+    buf[0] = '\0';
+    for (size_t k = 0; k < nro; k++)
+        for (size_t i = 0; i < ro[k].count; i++) {
+            const struct ga_real_outputs_entry *e = &ro[k].entries[i];
+            const char *fields[7] = { e->name, e->cpu[0] ? e->cpu : not_recorded,
+                                      e->isa[0] ? e->isa : not_recorded, e->library,
+                                      e->version, e->operator_text,
+                                      e->graph[0] ? e->graph : "not reported" };
+            if (e->format != f || e->unsupported[0])
+                continue;
+            for (size_t q = 0; q < 7; q++)
+                put_field(buf, size, fields[q], q + 1 < 7 ? '\t' : '\n');
+        }
+}
+
+void ga_report_real_describe(struct ga_report_real *rr, const struct ga_format *f,
+                             struct ga_result *r, size_t n)
+{
+    const char *line[7];
+    char *at = rr->graded_machine;
+
+    for (size_t i = 0; i < n; i++)
+        if (!describe_called(rr, f, &r[i]))
+            r[i].machine = (struct ga_result_machine){ NULL };
+    /* each graded line: its fields as strings, given to the rows of its name */
+    while (*at) {
+        for (size_t q = 0; q < 7; q++) {
+            line[q] = at;
+            at += strcspn(at, q + 1 < 7 ? "\t" : "\n");
+            if (*at)
+                *at++ = '\0';
+        }
+        for (size_t i = 0; i < n; i++)
+            if (r[i].machine.cpu == NULL && strcmp(r[i].impl, line[0]) == 0)
+                r[i].machine = (struct ga_result_machine){ line[1], line[2], line[3], line[4],
+                                                           line[5], line[6] };
+    }
 }

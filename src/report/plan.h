@@ -9,6 +9,8 @@
 #include "formats/format.h"
 #include "real/real.h"
 #include "measure/sweep.h"
+#include "report/real_outputs.h"
+#include "report/result.h"
 
 /* The formats of a report, in the order of its index: the wide ones, then
  * the small ones (exhaustive, a few hundred encodings each). */
@@ -29,8 +31,12 @@ size_t ga_report_plan(const struct ga_format *f, struct ga_measurement *m);
 struct ga_report_real {
     struct ga_real_kernel **kernels;
     size_t count;
+    char cpu[128], isa[128];   /* ga_real_cpu's */
     char machine[512];
     char not_measured[4096];   /* lines "name: why" */
+    /* the rows graded from files: a line "name\tcpu\tisa\tlibrary\tversion\tcall\tpath"
+     * each (ga_report_graded_machine), split into strings by ga_report_real_describe */
+    char graded_machine[4096];
 };
 
 /* The most measurements ga_report_plan_real writes. */
@@ -45,5 +51,18 @@ size_t ga_report_plan_real(const struct ga_format *f, struct ga_measurement *m,
                            struct ga_report_real *rr);
 
 void ga_report_real_close(struct ga_report_real *rr);
+
+/* The lines of rr->graded_machine for the sections of f in the manifests
+ * ro[0..nro) that are measured, into buf: where and how each ran, as its
+ * manifest says ("not recorded" for a CPU it does not name). */
+void ga_report_graded_machine(const struct ga_format *f, const struct ga_real_outputs *ro,
+                              size_t nro, char *buf, size_t size);
+
+/* The machine and call of each real row of r[0..n) (result.h): a kernel
+ * measured here, as rr and its module say; a row graded from files, as its
+ * line of rr->graded_machine says.  Once per rr: the strings stay rr's and
+ * the modules'. */
+void ga_report_real_describe(struct ga_report_real *rr, const struct ga_format *f,
+                             struct ga_result *r, size_t n);
 
 #endif

@@ -12,11 +12,11 @@
 
 enum key {
     KEY_LIBRARY, KEY_VERSION, KEY_OPERATOR, KEY_FORMAT, KEY_REFERENCE, KEY_KERNEL, KEY_INPUTS,
-    KEY_DOMAIN, KEY_GRAPH, KEY_GRADED, KEY_UNSUPPORTED, KEY_COUNT
+    KEY_DOMAIN, KEY_GRAPH, KEY_GRADED, KEY_UNSUPPORTED, KEY_CPU, KEY_ISA, KEY_COUNT
 };
 static const char *const key_names[KEY_COUNT] = {
     "library", "version", "operator", "format", "reference", "kernel", "inputs",
-    "domain", "graph", "graded", "unsupported",
+    "domain", "graph", "graded", "unsupported", "cpu", "isa",
 };
 
 struct reader {
@@ -84,6 +84,10 @@ static int parse_key_value(struct reader *rd, struct ga_real_outputs_entry *e,
         return copy_value(rd, e->operator_text, sizeof e->operator_text, key, value);
     case KEY_GRAPH:
         return copy_value(rd, e->graph, sizeof e->graph, key, value);
+    case KEY_CPU:
+        return copy_value(rd, e->cpu, sizeof e->cpu, key, value);
+    case KEY_ISA:
+        return copy_value(rd, e->isa, sizeof e->isa, key, value);
     case KEY_UNSUPPORTED:
         return copy_value(rd, e->unsupported, sizeof e->unsupported, key, value);
     case KEY_DOMAIN:

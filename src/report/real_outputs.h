@@ -16,6 +16,9 @@
  *   inputs = FILE                       answer (paths relative to the manifest)
  *   domain = stride:16                  the domain the inputs are (checked)
  *   graph = Gelu                        optional: what the library ran
+ *   cpu = AMD EPYC 9R14                 optional: the CPU that computed the
+ *   isa = avx avx2 fma f16c             outputs and its extensions, as
+ *                                       ga_real_cpu names them (real.h)
  *   graded = FILE.json                  optional, ignored here
  * or, instead of kernel/inputs/domain/graph/graded:
  *   unsupported = REASON                the library refuses it: listed, not measured
@@ -34,6 +37,7 @@
 struct ga_real_outputs_entry {
     char name[128];
     char library[128], version[64], operator_text[256], graph[256];
+    char cpu[128], isa[128];             /* "" when the manifest does not say */
     const struct ga_format *format;
     enum ga_function reference;
     char outputs[1024], inputs[1024];   /* paths as the report opens them */

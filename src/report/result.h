@@ -16,6 +16,17 @@ struct ga_failure_span {
     char what[160];
 };
 
+/* Where a real library's row was measured and how it was called: the JSON
+ * and CSV rows carry it, since its figures depend on the CPU's vector
+ * dispatch.  cpu is NULL for the catalogue's rows, which do not. */
+struct ga_result_machine {
+    const char *cpu;       /* the CPU's model, as the system names it */
+    const char *isa;       /* the extensions the libraries dispatch on ("avx2 fma ...") */
+    const char *library, *version;
+    const char *call;      /* the entry point and call style (contiguous, strided, ...) */
+    const char *path;      /* the code path, as the library reports it */
+};
+
 struct ga_result {
     const char *impl, *models, *formula, *computes;
     const struct ga_format *format;
@@ -33,6 +44,7 @@ struct ga_result {
     const struct ga_profile *profile;     /* the measurement's, when it kept one */
     bool has_shape;                  /* the measurement kept a shape (measure/shape.h) */
     struct ga_shape shape;
+    struct ga_result_machine machine;  /* real rows: set after ga_result_from_measurement */
 };
 
 /* Summarize a measurement.  A NULL impl (graded outputs) takes `name`. */

@@ -16,8 +16,9 @@
 
 #define MAGIC "gelu-acc report "  /* 16 bytes, no NUL */
 /* 2: the backward options; 3: the backward sections; 4: the float64 domain,
- * sweep partials of version 3, rows graded from --real-outputs files */
-#define VERSION 4u
+ * sweep partials of version 3, rows graded from --real-outputs files; 5: the
+ * machine of each graded section */
+#define VERSION 5u
 
 int ga_report_partial_add_format(struct ga_report_partial *rp, const struct ga_format *f,
                                  size_t count)
@@ -30,7 +31,7 @@ int ga_report_partial_add_format(struct ga_report_partial *rp, const struct ga_f
     e->count = count;
     e->backward = NULL;
     e->graded = 0;
-    e->graded_libraries[0] = e->graded_not_measured[0] = '\0';
+    e->graded_libraries[0] = e->graded_not_measured[0] = e->graded_machine[0] = '\0';
     e->parts = calloc(count + 1, sizeof *e->parts);
     e->profiles = calloc(count + 1, sizeof *e->profiles);
     rp->nformats++;
@@ -106,7 +107,8 @@ static bool same_report(const struct ga_report_partial *a, const struct ga_repor
         const struct ga_report_partial_format *x = &a->format[i], *y = &b->format[i];
         same = x->format == y->format && x->count == y->count && x->graded == y->graded
                && strcmp(x->graded_libraries, y->graded_libraries) == 0
-               && strcmp(x->graded_not_measured, y->graded_not_measured) == 0;
+               && strcmp(x->graded_not_measured, y->graded_not_measured) == 0
+               && strcmp(x->graded_machine, y->graded_machine) == 0;
     }
     return same;
 }
@@ -202,6 +204,8 @@ int ga_report_partials_merge(struct ga_report_partial *parts, size_t n,
                sizeof out->format[i].graded_libraries);
         memcpy(out->format[i].graded_not_measured, parts[0].format[i].graded_not_measured,
                sizeof out->format[i].graded_not_measured);
+        memcpy(out->format[i].graded_machine, parts[0].format[i].graded_machine,
+               sizeof out->format[i].graded_machine);
         for (size_t j = 0; j < count && status == 0; j++)
             status = merge_one(parts, n, i, j, set, &out->format[i], why);
         if (status == 0 && parts[0].format[i].backward)
@@ -267,6 +271,7 @@ enum ga_io_status ga_report_partial_encode(const struct ga_report_partial *rp,
         ga_bytes_put_u32(&w, (uint32_t)e->graded);
         ga_bytes_put_str(&w, e->graded_libraries);
         ga_bytes_put_str(&w, e->graded_not_measured);
+        ga_bytes_put_str(&w, e->graded_machine);
         for (size_t j = 0; j < e->count && s == GA_IO_OK; j++) {
             unsigned char *part;
             size_t n;
@@ -378,6 +383,7 @@ enum ga_io_status ga_report_partial_decode(const unsigned char *data, size_t siz
                          sizeof rp->format[i].graded_libraries);
         ga_bytes_get_str(&r, rp->format[i].graded_not_measured,
                          sizeof rp->format[i].graded_not_measured);
+        ga_bytes_get_str(&r, rp->format[i].graded_machine, sizeof rp->format[i].graded_machine);
         for (uint32_t j = 0; j < count && !r.failure; j++) {
             struct ga_report_partial_format *e = &rp->format[i];
             struct ga_io_error why;

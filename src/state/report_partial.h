@@ -27,6 +27,9 @@ struct ga_report_partial_format {
     size_t graded;
     char graded_libraries[512];      /* "onnxruntime-node 1.30.0, ...", or "" */
     char graded_not_measured[4096];  /* their unsupported sections, one line each */
+    /* where and how each graded section ran, as its manifest says: a line
+     * "name\tcpu\tisa\tlibrary\tversion\tcall\tpath" each (report/plan.h) */
+    char graded_machine[4096];
 };
 
 struct ga_report_partial {

@@ -94,6 +94,10 @@ async function run(session, format, inputsPath, outputsPath) {
 }
 
 mkdirSync(opt.out, { recursive: true });
+// The CPU that computes the outputs, named as gelu-acc names it for the
+// rows it measures itself (the heading of its list of real libraries).
+const cpu = /; CPU: (.*); ([^;]*)\):$/m.exec(geluAcc('list'));
+const machineLines = cpu ? [`cpu = ${cpu[1]}`, `isa = ${cpu[2]}`] : [];
 const manifest = [
   '# Real libraries: ONNX Runtime, written by tools/onnxruntime/gelu-ort.mjs.',
   '# One section per operator and format; paths are relative to this file.',
@@ -110,7 +114,8 @@ for (const format of opt.formats.split(',')) {
     const record = { section, operator: variant.describe, format, reference: variant.reference, domain };
     const opened = await openSession(variant, format);
     const lines = [`[${section}]`, 'library = onnxruntime-node', `version = ${version}`,
-      `operator = ${variant.describe}`, `format = ${format}`, `reference = ${variant.reference}`];
+      `operator = ${variant.describe}`, `format = ${format}`, `reference = ${variant.reference}`,
+      ...machineLines];
     if (opened.error) {
       record.unsupported = opened.error;
       lines.push(`unsupported = ${opened.error}`);
