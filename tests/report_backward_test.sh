@@ -88,6 +88,37 @@ no_backward() {
     [ ! -e "$tmp/n/bfloat16-backward.csv" ] && ! ls "$tmp/n/plots" | grep -q backward
 }
 check "--no-backward leaves the section and its files out" no_backward
+
+# The real libraries' rows (FORMAT-backward-real.json): each, without its
+# library keys, equals 'sweep --backward --impl NAME' on the same pairs (the
+# kernel run alone, in other worker processes), names its library, version
+# and machine, and the page's subsection lists the rows and what was not
+# measured (a kernel not run here among them), between the real-libraries
+# markers.  With no module built, only the list.
+real_rows() {
+    "$PYTHON" - "$tmp/r" "$GELU_ACC" "$bf" "$f16" "$f32" <<'PY'
+import json, subprocess, sys
+d, prog = sys.argv[1:3]
+domains = dict(zip(('bfloat16', 'float16', 'float32'), sys.argv[3:]))
+for fmt, domain in domains.items():
+    rows = json.load(open('%s/%s-backward-real.json' % (d, fmt)))
+    page = open('%s/%s.md' % (d, fmt)).read()
+    sub = page[page.index("### Real libraries' backward kernels"):page.index('<!-- /backward -->')]
+    assert page.count('<!-- real libraries -->') == 2, fmt  # forward and backward
+    assert sub.rstrip().endswith('<!-- /real libraries -->'), fmt
+    assert '#### Not measured here' in sub and 'XNNPACK' in sub, fmt
+    for row in rows:
+        real = {k: row.pop(k) for k in ('library', 'version', 'call', 'path', 'machine')}
+        assert real['library'] and real['version'] and real['machine'], (fmt, row['impl'])
+        assert '| `%s` |' % row['impl'] in sub, (fmt, row['impl'])
+        out = subprocess.run([prog, 'sweep', '--backward', '--impl', row['impl'], '--format', fmt,
+                              '--domain', domain, '--reference', row['reference'], '--json'],
+                             check=True, capture_output=True, text=True).stdout
+        assert row == json.loads(out), (fmt, row['impl'], row, out)
+    print(fmt, len(rows), 'real rows')
+PY
+}
+check "FORMAT-backward-real.json = sweep --backward of each real kernel on the same pairs" real_rows
 check "the small formats have no backward section" \
     bash -c "'$GELU_ACC' report --out '$tmp/s' --formats float4_e2m1 >/dev/null &&
              ! grep -q Backward '$tmp/s/float4_e2m1.md' && [ ! -e '$tmp/s/float4_e2m1-backward.json' ]"

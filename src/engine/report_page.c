@@ -30,6 +30,16 @@ static int write_backward_json(FILE *out, const void *ctx)
     return ga_write_backward_json(out, ((const struct ga_report_page *)ctx)->backward);
 }
 
+static int write_backward_real_csv(FILE *out, const void *ctx)
+{
+    return ga_write_backward_real_csv(out, ((const struct ga_report_page *)ctx)->backward);
+}
+
+static int write_backward_real_json(FILE *out, const void *ctx)
+{
+    return ga_write_backward_real_json(out, ((const struct ga_report_page *)ctx)->backward);
+}
+
 /* FORMAT-real.csv and .json: the real libraries' figures alone, so that the
  * models' files do not depend on the machine. */
 static int write_real_csv(FILE *out, const void *ctx)
@@ -67,6 +77,7 @@ int ga_report_write_page(const char *dir, const struct ga_report_page *p,
     };
     static const struct { const char *ext; ga_report_writer writer; } backward_files[] = {
         { "csv", write_backward_csv }, { "json", write_backward_json },
+        { "csv", write_backward_real_csv }, { "json", write_backward_real_json },
     };
     struct ga_io_error io;
     char name[64];
@@ -80,8 +91,9 @@ int ga_report_write_page(const char *dir, const struct ga_report_page *p,
             status = GA_ENGINE_BAD_INPUT;
         }
     }
-    for (size_t k = 0; p->backward && k < 2 && status == GA_ENGINE_OK; k++) {
-        snprintf(name, sizeof name, "%s-backward.%s", f->name, backward_files[k].ext);
+    for (size_t k = 0; p->backward && k < 4 && status == GA_ENGINE_OK; k++) {
+        snprintf(name, sizeof name, "%s-backward%s.%s", f->name, k >= 2 ? "-real" : "",
+                 backward_files[k].ext);
         if (ga_write_report_file(dir, name, true, backward_files[k].writer, p, &io)
             != GA_IO_OK) {
             ga_report_say(share, "report: %s", io.message);

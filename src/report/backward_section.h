@@ -21,6 +21,8 @@
 #include "grade/backward_stats.h"
 #include "domain/domain.h"
 #include "domain/pairs.h"
+#include "isolation/plugin.h"
+#include "real/real.h"
 
 /* The domains of a report's backward sections, by format; NULL: the
  * default.  none: no backward section at all. */
@@ -50,6 +52,18 @@ struct ga_backward_row {
     struct ga_backward_heat *heat;   /* NULL: none drawn */
 };
 
+/* A real library's backward kernel (real/real.h), against the derivative
+ * it approximates: swept in the same pass as the models, over the same
+ * pairs, in worker processes. */
+#define GA_BACKWARD_REAL_MAX 16
+
+struct ga_backward_real_row {
+    const struct ga_real_desc *desc;
+    struct ga_plugin *plugin;          /* open while measuring, else NULL */
+    struct gelu_acc_real_info about;   /* version and code path, as the module says */
+    struct ga_backward_stats stats;
+};
+
 struct ga_backward_section {
     const struct ga_format *format;
     char domain[GA_DOMAIN_SPEC_LEN];
@@ -57,6 +71,11 @@ struct ga_backward_section {
     char how[GA_DOMAIN_SPEC_LEN + 96];   /* the command that writes it */
     size_t n;
     struct ga_backward_row rows[GA_BACKWARD_ROWS_MAX];
+    /* the real libraries' rows, after the models' in every sweep and shard */
+    size_t n_real;
+    struct ga_backward_real_row real[GA_BACKWARD_REAL_MAX];
+    char machine[512];          /* CPU, ISA, the libraries' versions */
+    char not_measured[2048];    /* lines "name: why": modules not built, refusals */
 };
 
 /* Measures s's rows for f over domain (dy = 1 for an x domain) with threads
@@ -79,9 +98,17 @@ int ga_backward_section_from_partial(struct ga_backward_section *s, const struct
                                      size_t errlen);
 void ga_backward_section_free(struct ga_backward_section *s);
 
-/* The section (a "## Backward" heading, explanation, tables), 0 or -1. */
+/* The section (a "## Backward" heading, explanation, tables; last, the
+ * real libraries' rows between <!-- real libraries --> markers as the
+ * forward section's, since they depend on the machine), 0 or -1. */
 int ga_write_backward_markdown(FILE *out, const struct ga_backward_section *s);
 int ga_write_backward_html(FILE *out, const struct ga_backward_section *s);
+/* FORMAT-backward-real.csv and .json: the real libraries' rows alone, as
+ * the models', with the library, its version, code path and the machine
+ * (the models' files do not depend on the machine). */
+int ga_write_backward_real_csv(FILE *out, const struct ga_backward_section *s);
+int ga_write_backward_real_json(FILE *out, const struct ga_backward_section *s);
+
 /* One row per (model, reference, region all/root). */
 int ga_write_backward_csv(FILE *out, const struct ga_backward_section *s);
 /* An array of objects, each as 'gelu-acc sweep --backward --json' writes one. */

@@ -2,11 +2,13 @@
  * and HTML tables are the same cells (row_cells), laid out twice. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/backward_print.h"
 #include "report/backward_section.h"
 #include "report/html_escape.h"
+#include "report/json_string.h"
 #include "grade/number_text.h"
 
 #define COLUMNS 14
@@ -15,6 +17,11 @@
 
 static const char *const headings[COLUMNS] = {
     "model", "pairs", "correctly rounded %", "faithful %", "max ulp", "mean ulp",
+    "max ulp(dy)", "mean ulp(dy)", "sign errors", "NaN", "not NaN", "inf", "wrong 0 sign",
+    "worst pair: x, dy → dx (true)",
+};
+static const char *const real_headings[COLUMNS] = {
+    "kernel", "pairs", "correctly rounded %", "faithful %", "max ulp", "mean ulp",
     "max ulp(dy)", "mean ulp(dy)", "sign errors", "NaN", "not NaN", "inf", "wrong 0 sign",
     "worst pair: x, dy → dx (true)",
 };
@@ -46,13 +53,34 @@ static void worst_text(const struct ga_format *f, const struct ga_backward_worst
              ga_text_value(f, w->truth, t));
 }
 
-/* The cells of row i of the main table; bad[k]: worth a highlight. */
-static void row_cells(const struct ga_backward_section *s, size_t i, char cell[][CELL_LEN],
+/* A row of a table: a model's or a real library's. */
+struct row_view {
+    const char *name;
+    enum ga_function reference;
+    const struct ga_backward_stats *stats;
+};
+
+/* Row i of s's tables: the models' (real false) or the real libraries'. */
+static bool view_at(const struct ga_backward_section *s, bool real, size_t i, struct row_view *v)
+{
+    if (real ? i >= s->n_real : i >= s->n)
+        return false;
+    if (real)
+        *v = (struct row_view){ s->real[i].desc->name, s->real[i].desc->approximates,
+                                &s->real[i].stats };
+    else
+        *v = (struct row_view){ s->rows[i].impl->name, s->rows[i].reference,
+                                &s->rows[i].stats };
+    return true;
+}
+
+/* The cells of a row of the main table; bad[k]: worth a highlight. */
+static void row_cells(const struct ga_format *f, const struct row_view *v, char cell[][CELL_LEN],
                       bool *bad)
 {
-    const struct ga_backward_region *r = &s->rows[i].stats.all;
+    const struct ga_backward_region *r = &v->stats->all;
 
-    snprintf(cell[0], CELL_LEN, "%s", s->rows[i].impl->name);
+    snprintf(cell[0], CELL_LEN, "%s", v->name);
     count_text(r->count, cell[1]);
     ga_text_percent(r->correct, r->count, cell[2]);
     ga_text_percent(r->faithful, r->count, cell[3]);
@@ -65,7 +93,7 @@ static void row_cells(const struct ga_backward_section *s, size_t i, char cell[]
     count_text(r->not_nan, cell[10]);
     count_text(r->inf_outputs, cell[11]);
     count_text(r->zero_sign, cell[12]);
-    worst_text(s->format, &r->worst, cell[13]);
+    worst_text(f, &r->worst, cell[13]);
     memset(bad, 0, COLUMNS * sizeof *bad);
     bad[4] = r->ulp_count && !(r->max_ulp <= 1);
     bad[8] = r->sign_errors > 0;
@@ -75,14 +103,14 @@ static void row_cells(const struct ga_backward_section *s, size_t i, char cell[]
     bad[12] = r->zero_sign > 0;
 }
 
-static void root_cells(const struct ga_backward_section *s, size_t i, char cell[][CELL_LEN],
+static void root_cells(const struct ga_format *f, const struct row_view *v, char cell[][CELL_LEN],
                        bool *bad)
 {
-    const struct ga_backward_stats *st = &s->rows[i].stats;
+    const struct ga_backward_stats *st = v->stats;
     const struct ga_backward_region *r = &st->root;
     char lo[GA_TEXT_LEN], hi[GA_TEXT_LEN];
 
-    snprintf(cell[0], CELL_LEN, "%s", s->rows[i].impl->name);
+    snprintf(cell[0], CELL_LEN, "%s", v->name);
     count_text(r->count, cell[1]);
     ga_text_percent(r->correct, r->count, cell[2]);
     ga_text_percent(r->faithful, r->count, cell[3]);
@@ -92,28 +120,37 @@ static void root_cells(const struct ga_backward_section *s, size_t i, char cell[
         snprintf(cell[6], CELL_LEN, "none");
     else  /* x values of the format: decoded exactly */
         snprintf(cell[6], CELL_LEN, "[%s, %s]",
-                 ga_text_value(s->format, ga_encode(s->format, st->unfaithful_lo), lo),
-                 ga_text_value(s->format, ga_encode(s->format, st->unfaithful_hi), hi));
+                 ga_text_value(f, ga_encode(f, st->unfaithful_lo), lo),
+                 ga_text_value(f, ga_encode(f, st->unfaithful_hi), hi));
     memset(bad, 0, ROOT_COLUMNS * sizeof *bad);
     bad[4] = r->ulp_count && !(r->max_ulp <= 1);
     bad[5] = r->sign_errors > 0;
 }
 
-typedef void (*cells_fn)(const struct ga_backward_section *, size_t, char[][CELL_LEN], bool *);
+typedef void (*cells_fn)(const struct ga_format *, const struct row_view *, char[][CELL_LEN],
+                         bool *);
 
-static bool any_row(const struct ga_backward_section *s, enum ga_function ref)
+/* Which rows a table holds: the models' or the real libraries', against ref. */
+struct table_rows {
+    bool real;
+    enum ga_function ref;
+};
+
+static bool any_row(const struct ga_backward_section *s, struct table_rows t)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->rows[i].reference == ref)
+    struct row_view v;
+    for (size_t i = 0; view_at(s, t.real, i, &v); i++)
+        if (v.reference == t.ref)
             return true;
     return false;
 }
 
-static void md_table(FILE *out, const struct ga_backward_section *s, enum ga_function ref,
+static void md_table(FILE *out, const struct ga_backward_section *s, struct table_rows t,
                      const char *const *head, size_t columns, cells_fn cells)
 {
     char cell[COLUMNS][CELL_LEN];
     bool bad[COLUMNS];
+    struct row_view v;
 
     for (size_t k = 0; k < columns; k++)
         fprintf(out, "| %s ", head[k]);
@@ -121,10 +158,10 @@ static void md_table(FILE *out, const struct ga_backward_section *s, enum ga_fun
     for (size_t k = 0; k < columns; k++)
         fputs(k == 0 ? "|---" : "|---:", out);
     fputs("|\n", out);
-    for (size_t i = 0; i < s->n; i++) {
-        if (s->rows[i].reference != ref)
+    for (size_t i = 0; view_at(s, t.real, i, &v); i++) {
+        if (v.reference != t.ref)
             continue;
-        cells(s, i, cell, bad);
+        cells(s->format, &v, cell, bad);
         fprintf(out, "| `%s` ", cell[0]);
         for (size_t k = 1; k < columns; k++)
             fprintf(out, "| %s ", cell[k]);
@@ -133,11 +170,12 @@ static void md_table(FILE *out, const struct ga_backward_section *s, enum ga_fun
     fputc('\n', out);
 }
 
-static void html_table(FILE *out, const struct ga_backward_section *s, enum ga_function ref,
+static void html_table(FILE *out, const struct ga_backward_section *s, struct table_rows t,
                        const char *const *head, size_t columns, cells_fn cells)
 {
     char cell[COLUMNS][CELL_LEN];
     bool bad[COLUMNS];
+    struct row_view v;
 
     fputs("<div class=\"scroll\"><table>\n<thead><tr>", out);
     for (size_t k = 0; k < columns; k++) {
@@ -146,10 +184,10 @@ static void html_table(FILE *out, const struct ga_backward_section *s, enum ga_f
         fputs("</th>", out);
     }
     fputs("</tr></thead>\n<tbody>\n", out);
-    for (size_t i = 0; i < s->n; i++) {
-        if (s->rows[i].reference != ref)
+    for (size_t i = 0; view_at(s, t.real, i, &v); i++) {
+        if (v.reference != t.ref)
             continue;
-        cells(s, i, cell, bad);
+        cells(s->format, &v, cell, bad);
         fputs("<tr><td><code>", out);
         ga_html_escape(out, cell[0]);
         fputs("</code></td>", out);
@@ -199,6 +237,126 @@ static const char *reference_heading(enum ga_function ref)
                                : "Tanh forms against the derivative of the tanh formula";
 }
 
+/* The libraries with a GELU gradient looked for besides those measured
+ * (doc/libraries.md, "Backward kernels of real libraries"). */
+static const char *const looked_for[] = {
+    "XNNPACK (Debian 12, libxnnpack-dev) and Arm NN (libarmnn-dev): inference engines, no "
+    "gradients",
+    "ONNX Runtime (npm onnxruntime-node, onnxruntime-web): inference builds; its GeluGrad "
+    "operator belongs to the training builds, which neither registry ships",
+    "TensorFlow, JAX, OpenVINO, ncnn, ggml, mlpack: not packaged in Debian 12",
+    "TensorFlow.js (npm @tensorflow/tfjs): not measured; whether it ships a GELU gradient "
+    "kernel was not established",
+};
+
+static const char real_intro[] =
+    "The real libraries' backward kernels over the same pairs as the models above, each "
+    "against the derivative it approximates, run in worker processes (`gelu-acc list "
+    "--backward` names them; `sweep --backward --impl NAME` measures one). Their figures "
+    "depend on the CPU's vector dispatch and the libraries' versions.";
+
+/* The lines of s->not_measured, then the libraries looked for, through put. */
+static void not_measured(const struct ga_backward_section *s, FILE *out,
+                         void (*put)(FILE *, const char *, size_t))
+{
+    const char *line = s->not_measured;
+
+    while (*line) {
+        size_t len = strcspn(line, "\n");
+        put(out, line, len);
+        line += len + (line[len] == '\n');
+    }
+    for (size_t k = 0; k < sizeof looked_for / sizeof looked_for[0]; k++)
+        put(out, looked_for[k], strlen(looked_for[k]));
+}
+
+static void md_item(FILE *out, const char *text, size_t len)
+{
+    fprintf(out, "- %.*s\n", (int)len, text);
+}
+
+static void md_real(FILE *out, const struct ga_backward_section *s)
+{
+    static const enum ga_function refs[] = { GA_GELU_GRAD, GA_GELU_TANH_GRAD };
+
+    fprintf(out, "<!-- real libraries -->\n### Real libraries' backward kernels\n\n"
+                 "Machine: %s.\n%s\n\n", s->machine, real_intro);
+    for (size_t k = 0; k < 2; k++)
+        if (any_row(s, (struct table_rows){ true, refs[k] })) {
+            fprintf(out, "#### %s\n\n", reference_heading(refs[k]));
+            md_table(out, s, (struct table_rows){ true, refs[k] }, real_headings, COLUMNS,
+                     row_cells);
+        }
+    if (s->n_real) {
+        fputs("#### What ran\n\n| kernel | library, call | formula | precision |\n"
+              "|---|---|---|---|\n", out);
+        for (size_t i = 0; i < s->n_real; i++)
+            fprintf(out, "| `%s` | %s %s: %s | %s | %s |\n", s->real[i].desc->name,
+                    s->real[i].desc->library, s->real[i].about.version,
+                    s->real[i].desc->entry, s->real[i].desc->formula,
+                    s->real[i].desc->computes);
+        fputc('\n', out);
+    }
+    fputs("#### Not measured here\n\n", out);
+    not_measured(s, out, md_item);
+    fputs("\n<!-- /real libraries -->\n", out);
+}
+
+static void html_item(FILE *out, const char *text, size_t len)
+{
+    char buf[1024];
+
+    snprintf(buf, sizeof buf, "%.*s", (int)len, text);
+    fputs("<li>", out);
+    ga_html_escape(out, buf);
+    fputs("</li>\n", out);
+}
+
+static void html_real(FILE *out, const struct ga_backward_section *s)
+{
+    static const enum ga_function refs[] = { GA_GELU_GRAD, GA_GELU_TANH_GRAD };
+
+    fputs("<!-- real libraries -->\n<h3 id=\"backward-real\">Real libraries' backward "
+          "kernels</h3>\n<p>Machine: ", out);
+    ga_html_escape(out, s->machine);
+    fputs(". ", out);
+    ga_html_escape(out, real_intro);
+    fputs("</p>\n", out);
+    for (size_t k = 0; k < 2; k++)
+        if (any_row(s, (struct table_rows){ true, refs[k] })) {
+            fputs("<h4>", out);
+            ga_html_escape(out, reference_heading(refs[k]));
+            fputs("</h4>\n", out);
+            html_table(out, s, (struct table_rows){ true, refs[k] }, real_headings, COLUMNS,
+                       row_cells);
+        }
+    if (s->n_real) {
+        fputs("<h4>What ran</h4>\n<div class=\"scroll\"><table>\n<thead><tr><th>kernel</th>"
+              "<th>library, call</th><th>formula</th><th>precision</th></tr></thead>\n"
+              "<tbody>\n", out);
+        for (size_t i = 0; i < s->n_real; i++) {
+            const struct ga_backward_real_row *r = &s->real[i];
+            char call[512];
+            const char *cells[] = { call, r->desc->formula, r->desc->computes };
+            snprintf(call, sizeof call, "%s %s: %s", r->desc->library, r->about.version,
+                     r->desc->entry);
+            fputs("<tr><td><code>", out);
+            ga_html_escape(out, r->desc->name);
+            fputs("</code></td>", out);
+            for (size_t k = 0; k < 3; k++) {
+                fputs("<td>", out);
+                ga_html_escape(out, cells[k]);
+                fputs("</td>", out);
+            }
+            fputs("</tr>\n", out);
+        }
+        fputs("</tbody>\n</table></div>\n", out);
+    }
+    fputs("<h4>Not measured here</h4>\n<ul>\n", out);
+    not_measured(s, out, html_item);
+    fputs("</ul>\n<!-- /real libraries -->\n", out);
+}
+
 int ga_write_backward_markdown(FILE *out, const struct ga_backward_section *s)
 {
     char where[GA_DOMAIN_SPEC_LEN + 64], path[GA_HEAT_PATH_LEN];
@@ -209,13 +367,14 @@ int ga_write_backward_markdown(FILE *out, const struct ga_backward_section *s)
     fprintf(out, "<!-- backward -->\n## Backward: dx = dy·gelu′(x)\n\nGenerated by `%s`; "
                  "%s.\n%s\n\n", s->how, where, intro);
     for (size_t k = 0; k < 2; k++) {
-        if (!any_row(s, refs[k]))
+        if (!any_row(s, (struct table_rows){ false, refs[k] }))
             continue;
         fprintf(out, "### %s\n\n", reference_heading(refs[k]));
-        md_table(out, s, refs[k], headings, COLUMNS, row_cells);
+        md_table(out, s, (struct table_rows){ false, refs[k] }, headings, COLUMNS, row_cells);
     }
     fprintf(out, "### The root region, against exact gelu′\n\n%s\n\n", root_intro);
-    md_table(out, s, GA_GELU_GRAD, root_headings, ROOT_COLUMNS, root_cells);
+    md_table(out, s, (struct table_rows){ false, GA_GELU_GRAD }, root_headings, ROOT_COLUMNS,
+             root_cells);
     for (size_t i = 0; i < s->n; i++)
         heat |= s->rows[i].heat != NULL;
     if (heat)
@@ -226,6 +385,7 @@ int ga_write_backward_markdown(FILE *out, const struct ga_backward_section *s)
                     ga_backward_heat_path(s, i, path));
     if (heat)
         fputc('\n', out);
+    md_real(out, s);
     fputs("<!-- /backward -->\n", out);
     return ferror(out) ? -1 : 0;
 }
@@ -246,17 +406,18 @@ int ga_write_backward_html(FILE *out, const struct ga_backward_section *s)
     ga_html_escape(out, intro);
     fputs("</p>\n", out);
     for (size_t k = 0; k < 2; k++) {
-        if (!any_row(s, refs[k]))
+        if (!any_row(s, (struct table_rows){ false, refs[k] }))
             continue;
         fputs("<h3>", out);
         ga_html_escape(out, reference_heading(refs[k]));
         fputs("</h3>\n", out);
-        html_table(out, s, refs[k], headings, COLUMNS, row_cells);
+        html_table(out, s, (struct table_rows){ false, refs[k] }, headings, COLUMNS, row_cells);
     }
     fputs("<h3>The root region, against exact gelu′</h3>\n<p>", out);
     ga_html_escape(out, root_intro);
     fputs("</p>\n", out);
-    html_table(out, s, GA_GELU_GRAD, root_headings, ROOT_COLUMNS, root_cells);
+    html_table(out, s, (struct table_rows){ false, GA_GELU_GRAD }, root_headings, ROOT_COLUMNS,
+               root_cells);
     for (size_t i = 0; i < s->n; i++)
         heat |= s->rows[i].heat != NULL;
     if (heat) {
@@ -273,14 +434,14 @@ int ga_write_backward_html(FILE *out, const struct ga_backward_section *s)
             }
         fputs("</div>\n", out);
     }
+    html_real(out, s);
     fputs("<!-- /backward -->\n", out);
     return ferror(out) ? -1 : 0;
 }
 
-static void csv_region(FILE *out, const struct ga_backward_section *s, size_t i,
+static void csv_region(FILE *out, const struct ga_format *f, const struct row_view *v,
                        const char *name, const struct ga_backward_region *r)
 {
-    const struct ga_format *f = s->format;
     char x[GA_BITS_TEXT_LEN] = "", dy[GA_BITS_TEXT_LEN] = "", dx[GA_BITS_TEXT_LEN] = "",
          t[GA_BITS_TEXT_LEN] = "";
 
@@ -291,37 +452,119 @@ static void csv_region(FILE *out, const struct ga_backward_section *s, size_t i,
         ga_format_bits(f, r->worst.truth, t);
     }
     fprintf(out, "%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.17g,%.17g,%.17g,%.17g,%"
-            PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%s,%s,%s\n",
-            s->rows[i].impl->name, f->name, ga_function_name(s->rows[i].reference), name,
+            PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%s,%s,%s",
+            v->name, f->name, ga_function_name(v->reference), name,
             r->count, r->correct, r->faithful, r->max_ulp, mean(r->sum_ulp, r->ulp_count),
             r->max_dy_ulp, mean(r->sum_dy_ulp, r->dy_ulp_count), r->sign_errors,
             r->nan_outputs, r->not_nan, r->inf_outputs, r->flushed, r->zero_sign, x, dy, dx, t);
 }
 
+static const char csv_head[] =
+    "impl,format,reference,region,pairs,correctly_rounded,faithful,max_ulp,mean_ulp,"
+    "max_dy_ulp,mean_dy_ulp,sign_errors,nan_outputs,not_nan,inf_outputs,flushed,"
+    "zero_sign,worst_x,worst_dy,worst_dx,worst_true_dx";
+
 int ga_write_backward_csv(FILE *out, const struct ga_backward_section *s)
 {
-    fputs("impl,format,reference,region,pairs,correctly_rounded,faithful,max_ulp,mean_ulp,"
-          "max_dy_ulp,mean_dy_ulp,sign_errors,nan_outputs,not_nan,inf_outputs,flushed,"
-          "zero_sign,worst_x,worst_dy,worst_dx,worst_true_dx\n", out);
-    for (size_t i = 0; i < s->n; i++) {
-        csv_region(out, s, i, "all", &s->rows[i].stats.all);
-        csv_region(out, s, i, "root", &s->rows[i].stats.root);
+    struct row_view v;
+
+    fprintf(out, "%s\n", csv_head);
+    for (size_t i = 0; view_at(s, false, i, &v); i++) {
+        csv_region(out, s->format, &v, "all", &v.stats->all);
+        fputc('\n', out);
+        csv_region(out, s->format, &v, "root", &v.stats->root);
+        fputc('\n', out);
     }
+    return ferror(out) ? -1 : 0;
+}
+
+/* Row v of s as 'sweep --backward --json' writes it; with real (NULL for a
+ * model), the library, its version, code path and the machine too. */
+static int json_row(FILE *out, const struct ga_backward_section *s, const struct row_view *v,
+                    const struct ga_backward_real_row *real)
+{
+    struct ga_backward_sweep sweep = { .name = v->name, .reference = v->reference,
+                                       .pairs = &s->pairs };
+    static const char *const keys[] = { "library", "version", "call", "path", "machine" };
+    const char *values[5];
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem;
+
+    if (!real)
+        return ga_backward_print_json(out, &sweep, v->stats);
+    values[0] = real->desc->library;
+    values[1] = real->about.version;
+    values[2] = real->desc->entry;
+    values[3] = real->about.path;
+    values[4] = s->machine;
+    if (!(mem = open_memstream(&text, &len)))
+        return -1;
+    if (ga_backward_print_json(mem, &sweep, v->stats) != 0 || fclose(mem) != 0 || len < 3) {
+        free(text);
+        return -1;
+    }
+    /* the object without its closing "}\n", then the real library's keys */
+    fprintf(out, "%.*s", (int)(len - 3), text);
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        fprintf(out, ",\n  \"%s\": ", keys[k]);
+        ga_json_string(out, values[k]);
+    }
+    fputs("\n}\n", out);
+    free(text);
+    return ferror(out) ? -1 : 0;
+}
+
+static int json_rows(FILE *out, const struct ga_backward_section *s, bool real)
+{
+    struct row_view v;
+
+    fputs("[\n", out);
+    for (size_t i = 0; view_at(s, real, i, &v); i++)
+        if ((i > 0 && fputs(",\n", out) == EOF)
+            || json_row(out, s, &v, real ? &s->real[i] : NULL) != 0)
+            return -1;
+    fputs("]\n", out);
     return ferror(out) ? -1 : 0;
 }
 
 int ga_write_backward_json(FILE *out, const struct ga_backward_section *s)
 {
-    fputs("[\n", out);
-    for (size_t i = 0; i < s->n; i++) {
-        const struct ga_backward_row *r = &s->rows[i];
-        struct ga_backward_sweep sweep = { .name = r->impl->name, .impl = r->impl,
-                                           .reference = r->reference, .pairs = &s->pairs };
-        if (i > 0)
-            fputs(",\n", out);
-        if (ga_backward_print_json(out, &sweep, &r->stats) != 0)
-            return -1;
-    }
-    fputs("]\n", out);
+    return json_rows(out, s, false);
+}
+
+int ga_write_backward_real_json(FILE *out, const struct ga_backward_section *s)
+{
+    return json_rows(out, s, true);
+}
+
+/* A CSV field: quoted, its quotes doubled. */
+static void csv_text(FILE *out, const char *v)
+{
+    fputc('"', out);
+    for (; *v; v++)
+        fputs(*v == '"' ? "\"\"" : (char[2]){ *v, 0 }, out);
+    fputc('"', out);
+}
+
+int ga_write_backward_real_csv(FILE *out, const struct ga_backward_section *s)
+{
+    static const char *const regions[] = { "all", "root" };
+    struct row_view v;
+
+    fprintf(out, "%s,library,version,path,machine\n", csv_head);
+    for (size_t i = 0; view_at(s, true, i, &v); i++)
+        for (int k = 0; k < 2; k++) {
+            csv_region(out, s->format, &v, regions[k], k ? &v.stats->root : &v.stats->all);
+            fputc(',', out);
+            csv_text(out, s->real[i].desc->library);
+            fputc(',', out);
+            csv_text(out, s->real[i].about.version);
+            fputc(',', out);
+            csv_text(out, s->real[i].about.path);
+            fputc(',', out);
+            csv_text(out, s->machine);
+            fputc('\n', out);
+        }
     return ferror(out) ? -1 : 0;
 }
