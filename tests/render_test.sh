@@ -40,6 +40,10 @@ for md in "$reports"/*.md; do
     audit-*)
         check "index.html links $name.md" grep -q "href=\"$name.md\"" "$reports/index.html"
         continue ;;
+    # the vector oracle's proof: Markdown only (make vec-oracle-audit)
+    vec-oracle-audit)
+        check "reports/README.md links $name.md" grep -q "($name.md)" "$reports/README.md"
+        continue ;;
     esac
     check "reports/$name.html exists beside $name.md" test -f "$reports/$name.html"
     check "index.html links $name.html" grep -q "href=\"$name.html\"" "$reports/index.html"
