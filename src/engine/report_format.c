@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/report_graded.h"
+#include "engine/report_lengths.h"
 #include "engine/report_page.h"
 #include "measure/cast_sweep.h"
 #include "report/plan.h"
@@ -181,7 +182,8 @@ int ga_report_format(const char *dir, const struct ga_format *f, const char *dom
                          : ga_report_graded_rows(f, ro, nro);
     size_t max = ga_report_plan_max() + ga_report_plan_real_max(), n, nreal;
     struct ga_measurement *m = calloc(max + 1, sizeof *m);
-    struct ga_result *results = calloc(max + outside + 1, sizeof *results);
+    struct ga_result *results = calloc(max + ga_report_lengths_max() + outside + 1,
+                                       sizeof *results);
     struct ga_report_graded_text *text = calloc(outside + 1, sizeof *text);
     struct ga_cast_result *cast = NULL;
     struct ga_backward_section *backward = NULL;
@@ -217,6 +219,12 @@ int ga_report_format(const char *dir, const struct ga_format *f, const char *dom
         if (ga_result_from_measurement(&results[i], &m[i], i < n ? &domain : &real_domain,
                                        base->oracle, NULL) != 0)
             status = GA_ENGINE_UNDECIDED;
+    /* The real kernels' other lengths: rows after theirs, where they differ. */
+    if (status == GA_ENGINE_OK && nreal > 0) {
+        size_t rows = n + nreal;
+        status = ga_report_lengths(f, &rr, &real_domain, base, share, results, &rows);
+        nreal = rows - n;
+    }
     if (status == GA_ENGINE_OK)
         status = measure_cast(f, &cast, share);
     if (status == GA_ENGINE_OK)

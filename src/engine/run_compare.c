@@ -20,12 +20,13 @@ static int open_side(const struct ga_compare_job *job, struct ga_compare_done *d
 {
     struct ga_kernel_request rq = job->kernel;
     struct ga_io_error io;
+    enum ga_real_length length;
 
     rq.spec = job->spec[s];
     if (strncmp(rq.spec, "outputs:", 8) != 0)
         rq.inputs = NULL;
     if (ga_kernel_open(&done->kernel[s], &rq, &io) != GA_IO_OK) {
-        if (ga_backward_catalogue_find(rq.spec) || ga_real_backward_find(rq.spec))
+        if (ga_backward_catalogue_find(rq.spec) || ga_real_backward_find_at(rq.spec, &length))
             snprintf(why, len, "side %s (%s) is a backward kernel: compare backward kernels "
                      "with --backward", side_name[s], job->spec[s]);
         else

@@ -23,8 +23,9 @@ static int open_failed(const struct ga_compare_job *job, int s, const char *mess
                        size_t len)
 {
     const char *spec = job->spec[s];
+    enum ga_real_length length;
 
-    if (ga_catalogue_find(spec) || ga_real_find(spec))
+    if (ga_catalogue_find(spec) || ga_real_find_at(spec, &length))
         snprintf(why, len, "side %s (%s) is a forward kernel; --backward compares backward "
                  "kernels ('gelu-acc list --backward')", side_name[s], spec);
     else

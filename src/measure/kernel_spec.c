@@ -91,9 +91,11 @@ static enum ga_io_status open_plugin(struct ga_kernel *k, const struct ga_kernel
 }
 
 static enum ga_io_status open_real(struct ga_kernel *k, const struct ga_kernel_request *rq,
-                                   const struct ga_real *r, struct ga_io_error *err)
+                                   const struct ga_real *r, enum ga_real_length length,
+                                   struct ga_io_error *err)
 {
-    enum ga_io_status s = ga_real_open(r, rq->format, rq->plugin_options, &k->real, err);
+    enum ga_io_status s = ga_real_open_at(r, rq->format, length, rq->plugin_options, &k->real,
+                                          err);
 
     if (s == GA_IO_OK)
         k->measurement.impl = ga_real_impl(k->real);
@@ -104,10 +106,11 @@ static enum ga_io_status open_catalogue(struct ga_kernel *k, const struct ga_ker
                                         struct ga_io_error *err)
 {
     const struct ga_impl *impl = ga_catalogue_find(rq->spec);
-    const struct ga_real *real = impl ? NULL : ga_real_find(rq->spec);
+    enum ga_real_length length = GA_REAL_LONG;
+    const struct ga_real *real = impl ? NULL : ga_real_find_at(rq->spec, &length);
 
     if (real)
-        return open_real(k, rq, real, err);
+        return open_real(k, rq, real, length, err);
     if (!impl)
         return ga_io_fail(err, GA_IO_BAD_SPEC,
                           "unknown implementation '%s' (see 'gelu-acc list'; or write "

@@ -9,9 +9,10 @@
  * (dnnl_query_impl_info_str) and oneDNN's effective ISA, and a data type the
  * CPU lacks (bfloat16 without AVX-512, float16 in 2.6) as a refusal.
  *
- * Batches are padded to a multiple of 64 elements with copies of the last
- * input, so that primitives are created for few sizes (oneDNN caches them)
- * and the JIT kernel's tail handling plays no part.  One OpenMP thread:
+ * Each kernel comes at the three lengths of call_length.h (STEM: every
+ * input in the JIT kernel's vector body; STEM_len1; STEM_len67: its masked
+ * tail after a 64-element body); a primitive is kept per size, and the
+ * long length pads batches to few sizes.  One OpenMP thread:
  * the worker processes stay single-threaded, results deterministic. */
 #include <omp.h>
 #include <stdio.h>
@@ -20,9 +21,8 @@
 
 #include <oneapi/dnnl/dnnl.h>
 
+#include "real/call_length.h"
 #include "real/module.h"
-
-enum { PAD = 64 };
 
 /* The primitive for (kind, type, n), forward inference or backward (dx =
  * dy * gelu'(x) from the source x, with the forward-training hint oneDNN's
@@ -84,15 +84,15 @@ struct cached {
 };
 
 static dnnl_primitive_t primitive(int backward, dnnl_alg_kind_t kind, dnnl_data_type_t type,
-                                  size_t padded)
+                                  size_t n)
 {
     static struct cached cache[4];
     struct cached *c = &cache[backward * 2 + (kind == dnnl_eltwise_gelu_erf)];
     char why[192];
 
-    if (c->prim == NULL || c->n != padded || c->type != type) {
+    if (c->prim == NULL || c->n != n || c->type != type) {
         dnnl_primitive_desc_t pd =
-            make_pd(engine(), backward, kind, type, padded, why, sizeof why);
+            make_pd(engine(), backward, kind, type, n, why, sizeof why);
         if (pd == NULL) {
             fprintf(stderr, "gelu_real_dnnl: %s\n", why);
             abort();
@@ -105,25 +105,35 @@ static dnnl_primitive_t primitive(int backward, dnnl_alg_kind_t kind, dnnl_data_
         c->backward = backward;
         c->kind = kind;
         c->type = type;
-        c->n = padded;
+        c->n = n;
     }
     return c->prim;
 }
 
-/* Run prim on n elements: operand a (a < operands) from in[a] as argument
- * arg[a], the result (the last argument) into out.  Each operand is padded
- * to a multiple of PAD with copies of its last element, so that primitives
- * are created for few sizes and the JIT kernel's tail handling plays no
- * part. */
-static void execute(dnnl_primitive_t prim, dnnl_data_type_t type, size_t element_size,
-                    int operands, const void *const *in, const int *arg, void *out, size_t n)
+/* What a kernel runs: the primitive's direction, algorithm and type. */
+struct call {
+    int backward;
+    dnnl_alg_kind_t kind;
+    dnnl_data_type_t type;
+    size_t element_size;
+};
+
+/* The primitive on exactly n elements (ga_real_body): operand a from in[a]
+ * (x; or dy then x, the source, for backward), the result into out. */
+static void execute(void *ctx, const void *const *in, void *out, size_t n)
 {
+    static const int forward_arg[] = { DNNL_ARG_SRC, DNNL_ARG_DST };
+    static const int backward_arg[] = { DNNL_ARG_DIFF_DST, DNNL_ARG_SRC, DNNL_ARG_DIFF_SRC };
     static dnnl_stream_t stream;
-    size_t padded = (n + PAD - 1) / PAD * PAD, bytes = padded * element_size;
+    const struct call *c = ctx;
+    const int *arg = c->backward ? backward_arg : forward_arg;
+    int operands = c->backward ? 2 : 1;
+    dnnl_primitive_t prim = primitive(c->backward, c->kind, c->type, n);
+    size_t bytes = n * c->element_size;
     dnnl_memory_desc_t md;
     dnnl_memory_t mem[3];
     dnnl_exec_arg_t args[3];
-    dnnl_dims_t dims = { (dnnl_dim_t)padded };
+    dnnl_dims_t dims = { (dnnl_dim_t)n };
     unsigned char *buf;
 
     if (stream == NULL && dnnl_stream_create(&stream, engine(), dnnl_stream_default_flags)
@@ -131,14 +141,9 @@ static void execute(dnnl_primitive_t prim, dnnl_data_type_t type, size_t element
         abort();
     if ((buf = malloc((size_t)(operands + 1) * bytes)) == NULL)
         abort();
-    for (int a = 0; a < operands; a++) {
-        unsigned char *to = buf + (size_t)a * bytes;
-        memcpy(to, in[a], n * element_size);
-        for (size_t i = n; i < padded; i++)
-            memcpy(to + i * element_size, (const unsigned char *)in[a] + (n - 1) * element_size,
-                   element_size);
-    }
-    dnnl_memory_desc_init_by_tag(&md, 1, dims, type, dnnl_a);
+    for (int a = 0; a < operands; a++)
+        memcpy(buf + (size_t)a * bytes, in[a], bytes);
+    dnnl_memory_desc_init_by_tag(&md, 1, dims, c->type, dnnl_a);
     for (int a = 0; a <= operands; a++) {
         if (dnnl_memory_create(&mem[a], &md, engine(), buf + (size_t)a * bytes) != dnnl_success)
             abort();
@@ -148,75 +153,78 @@ static void execute(dnnl_primitive_t prim, dnnl_data_type_t type, size_t element
     if (dnnl_primitive_execute(prim, stream, operands + 1, args) != dnnl_success
         || dnnl_stream_wait(stream) != dnnl_success)
         abort();
-    memcpy(out, buf + (size_t)operands * bytes, n * element_size);
+    memcpy(out, buf + (size_t)operands * bytes, bytes);
     for (int a = 0; a <= operands; a++)
         dnnl_memory_destroy(mem[a]);
     free(buf);
 }
 
-static void run(dnnl_alg_kind_t kind, dnnl_data_type_t type, size_t element_size,
-                const void *in, void *out, size_t n)
+static void run(enum ga_real_length length, dnnl_alg_kind_t kind, dnnl_data_type_t type,
+                size_t element_size, const void *in, void *out, size_t n)
 {
-    static const int arg[] = { DNNL_ARG_SRC, DNNL_ARG_DST };
+    struct call c = { 0, kind, type, element_size };
 
-    if (n > 0)
-        execute(primitive(0, kind, type, (n + PAD - 1) / PAD * PAD), type, element_size, 1,
-                &in, arg, out, n);
+    ga_real_call_length(length, execute, &c, 1, &in, out, n, element_size);
 }
 
 /* dx from dy and the source x: oneDNN's backward takes x as SRC. */
-static void run_backward(dnnl_alg_kind_t kind, dnnl_data_type_t type, size_t element_size,
-                         const void *dy, const void *x, void *dx, size_t n)
+static void run_backward(enum ga_real_length length, dnnl_alg_kind_t kind,
+                         dnnl_data_type_t type, size_t element_size, const void *dy,
+                         const void *x, void *dx, size_t n)
 {
-    static const int arg[] = { DNNL_ARG_DIFF_DST, DNNL_ARG_SRC, DNNL_ARG_DIFF_SRC };
+    struct call c = { 1, kind, type, element_size };
     const void *in[2] = { dy, x };
 
-    if (n > 0)
-        execute(primitive(1, kind, type, (n + PAD - 1) / PAD * PAD), type, element_size, 2, in,
-                arg, dx, n);
+    ga_real_call_length(length, execute, &c, 2, in, dx, n, element_size);
 }
 
-#define DNNL_BACKWARD_KERNELS(stem, kind)                                            \
-    GELU_ACC_BACKWARD_KERNEL_F32(stem##_backward_f32);                               \
-    GELU_ACC_BACKWARD_KERNEL_BF16(stem##_backward_bf16);                             \
-    GELU_ACC_BACKWARD_KERNEL_F16(stem##_backward_f16);                               \
-    void stem##_backward_f32(const float *dy, const float *x, float *dx, size_t n)   \
+#define DNNL_BACKWARD_KERNELS(stem, length, kind)                                    \
+    GELU_ACC_BACKWARD_KERNEL_F32(stem##_f32);                                        \
+    GELU_ACC_BACKWARD_KERNEL_BF16(stem##_bf16);                                      \
+    GELU_ACC_BACKWARD_KERNEL_F16(stem##_f16);                                        \
+    void stem##_f32(const float *dy, const float *x, float *dx, size_t n)            \
     {                                                                                \
-        run_backward(kind, dnnl_f32, 4, dy, x, dx, n);                               \
+        run_backward(length, kind, dnnl_f32, 4, dy, x, dx, n);                       \
     }                                                                                \
-    void stem##_backward_bf16(const uint16_t *dy, const uint16_t *x, uint16_t *dx,   \
-                              size_t n)                                              \
+    void stem##_bf16(const uint16_t *dy, const uint16_t *x, uint16_t *dx, size_t n)  \
     {                                                                                \
-        run_backward(kind, dnnl_bf16, 2, dy, x, dx, n);                              \
+        run_backward(length, kind, dnnl_bf16, 2, dy, x, dx, n);                      \
     }                                                                                \
-    void stem##_backward_f16(const uint16_t *dy, const uint16_t *x, uint16_t *dx,    \
-                             size_t n)                                               \
+    void stem##_f16(const uint16_t *dy, const uint16_t *x, uint16_t *dx, size_t n)   \
     {                                                                                \
-        run_backward(kind, dnnl_f16, 2, dy, x, dx, n);                               \
+        run_backward(length, kind, dnnl_f16, 2, dy, x, dx, n);                       \
     }
 
-#define DNNL_KERNELS(stem, kind)                                                     \
+#define DNNL_FORWARD_KERNELS(stem, length, kind)                                     \
     GELU_ACC_EXPORT gelu_acc_kernel_f32 stem##_f32;                                  \
     GELU_ACC_EXPORT gelu_acc_kernel_bf16 stem##_bf16;                                \
     GELU_ACC_EXPORT gelu_acc_kernel_f16 stem##_f16;                                  \
     void stem##_f32(const float *in, float *out, size_t n)                           \
     {                                                                                \
-        run(kind, dnnl_f32, 4, in, out, n);                                          \
+        run(length, kind, dnnl_f32, 4, in, out, n);                                  \
     }                                                                                \
     void stem##_bf16(const uint16_t *in, uint16_t *out, size_t n)                    \
     {                                                                                \
-        run(kind, dnnl_bf16, 2, in, out, n);                                         \
+        run(length, kind, dnnl_bf16, 2, in, out, n);                                 \
     }                                                                                \
     void stem##_f16(const uint16_t *in, uint16_t *out, size_t n)                     \
     {                                                                                \
-        run(kind, dnnl_f16, 2, in, out, n);                                          \
+        run(length, kind, dnnl_f16, 2, in, out, n);                                  \
     }
+
+/* Forward and backward at the three lengths of call_length.h: STEM (long),
+ * STEM_len1, STEM_len67, STEM_backward, STEM_backward_len1... */
+#define DNNL_KERNELS(stem, kind)                                                     \
+    DNNL_FORWARD_KERNELS(stem, GA_REAL_LONG, kind)                                   \
+    DNNL_FORWARD_KERNELS(stem##_len1, GA_REAL_ONE, kind)                             \
+    DNNL_FORWARD_KERNELS(stem##_len67, GA_REAL_TAIL, kind)                           \
+    DNNL_BACKWARD_KERNELS(stem##_backward, GA_REAL_LONG, kind)                       \
+    DNNL_BACKWARD_KERNELS(stem##_backward_len1, GA_REAL_ONE, kind)                   \
+    DNNL_BACKWARD_KERNELS(stem##_backward_len67, GA_REAL_TAIL, kind)
 
 GELU_ACC_KERNEL_ABI_TAG;
 DNNL_KERNELS(dnnl_erf, dnnl_eltwise_gelu_erf)
 DNNL_KERNELS(dnnl_tanh, dnnl_eltwise_gelu_tanh)
-DNNL_BACKWARD_KERNELS(dnnl_erf, dnnl_eltwise_gelu_erf)
-DNNL_BACKWARD_KERNELS(dnnl_tanh, dnnl_eltwise_gelu_tanh)
 
 static const char *isa_name(dnnl_cpu_isa_t isa)
 {
@@ -262,7 +270,7 @@ int gelu_acc_real_about(const char *kernel, struct gelu_acc_real_info *about)
         return -1;
     memset(about, 0, sizeof *about);
     snprintf(about->version, sizeof about->version, "%d.%d.%d", v->major, v->minor, v->patch);
-    pd = make_pd(engine(), strstr(kernel, "_backward_") != NULL, kind, type, PAD, about->refusal,
+    pd = make_pd(engine(), strstr(kernel, "_backward_") != NULL, kind, type, GA_REAL_BODY, about->refusal,
                  sizeof about->refusal);
     if (pd != NULL) {
         dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);

@@ -17,18 +17,19 @@
  * them).  gelu_acc_real_about reports Eigen's own list of the instruction
  * sets in use, and refuses on a CPU that lacks them.
  *
- * Why the padding: Eigen computes whole packets, then the last
- * (n mod packet size) elements with its scalar functions, which round
- * differently (the AVX2 build's tanh differs at x = 0x3fd0b100).  Each call
- * is padded to a multiple of kPad elements with copies of its last input, so
- * that every input takes the packet path and the result for in[i] depends on
- * in[i] alone (the kernel ABI's contract). */
+ * Lengths: Eigen computes whole packets, then the last (n mod packet size)
+ * elements with its scalar functions, which round differently (the AVX2
+ * build's tanh differs at x = 0x3fd0b100).  Each kernel comes at the three
+ * lengths of call_length.h: STEM (every input in the packet loop),
+ * STEM_len1 and STEM_len67 (the scalar remainder); in each the result for
+ * in[i] depends on in[i] alone (the kernel ABI's contract). */
 #include <Eigen/Core>
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include <cstdio>
 #include <cstring>
 
+#include "real/call_length.h"
 #include "real/module.h"
 
 namespace {
@@ -36,25 +37,21 @@ namespace {
 template <typename T>
 using Vec = Eigen::Array<T, Eigen::Dynamic, 1>;
 
-constexpr size_t kPad = 64;  /* a multiple of every packet size (at most 16 lanes) */
-
-/* in[0..n) followed by copies of in[n-1] up to a multiple of kPad. */
+/* x = in[0..n), exactly n elements: Eigen's packets, then its scalar
+ * functions for the last (n mod packet size). */
 template <typename T>
-Vec<T> padded(const T *in, size_t n)
+Vec<T> array_of(const T *in, size_t n)
 {
-    size_t size = (n + kPad - 1) / kPad * kPad;
-    Vec<T> x((Eigen::Index)size);
-    for (size_t i = 0; i < size; i++)
-        x[(Eigen::Index)i] = in[i < n ? i : n - 1];
+    Vec<T> x((Eigen::Index)n);
+    std::memcpy(x.data(), in, n * sizeof(T));
     return x;
 }
 
+/* GELU through erf on exactly n elements (ga_real_body). */
 template <typename T>
-void gelu_erf(const T *in, T *out, size_t n)
+void gelu_erf(void *, const void *const *in, void *out, size_t n)
 {
-    if (n == 0)
-        return;
-    Vec<T> x = padded(in, n);
+    Vec<T> x = array_of(static_cast<const T *>(in[0]), n);
     Vec<T> half_x = T(0.5f) * x;
     Vec<T> u = x / T(1.4142135623730951f);
     Vec<T> e = u.erf();
@@ -63,12 +60,11 @@ void gelu_erf(const T *in, T *out, size_t n)
     std::memcpy(out, y.data(), n * sizeof(T));
 }
 
+/* The tanh form on exactly n elements (ga_real_body). */
 template <typename T>
-void gelu_tanh(const T *in, T *out, size_t n)
+void gelu_tanh(void *, const void *const *in, void *out, size_t n)
 {
-    if (n == 0)
-        return;
-    Vec<T> x = padded(in, n);
+    Vec<T> x = array_of(static_cast<const T *>(in[0]), n);
     Vec<T> half_x = T(0.5f) * x;
     Vec<T> cube = x.pow(T(3.0f));
     Vec<T> kappa_cube = T(0.044715f) * cube;
@@ -80,26 +76,37 @@ void gelu_tanh(const T *in, T *out, size_t n)
     std::memcpy(out, y.data(), n * sizeof(T));
 }
 
+/* form<T> on in[0..n) at length. */
+template <typename T>
+void run(ga_real_body *form, ga_real_length length, const void *in, void *out, size_t n)
+{
+    ga_real_call_length(length, form, nullptr, 1, &in, out, n, sizeof(T));
+}
+
 }  // namespace
 
-#define EIGEN_KERNELS(stem, form)                                                    \
+#define EIGEN_KERNELS_AT(stem, form, length)                                         \
     GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_f32 stem##_f32;                \
     GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_bf16 stem##_bf16;              \
     GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_f16 stem##_f16;                \
     void stem##_f32(const float *in, float *out, size_t n)                           \
     {                                                                                \
-        form<float>(in, out, n);                                                     \
+        run<float>(form<float>, length, in, out, n);                                 \
     }                                                                                \
     void stem##_bf16(const uint16_t *in, uint16_t *out, size_t n)                    \
     {                                                                                \
-        form<Eigen::bfloat16>(reinterpret_cast<const Eigen::bfloat16 *>(in),        \
-                              reinterpret_cast<Eigen::bfloat16 *>(out), n);          \
+        run<Eigen::bfloat16>(form<Eigen::bfloat16>, length, in, out, n);             \
     }                                                                                \
     void stem##_f16(const uint16_t *in, uint16_t *out, size_t n)                     \
     {                                                                                \
-        form<Eigen::half>(reinterpret_cast<const Eigen::half *>(in),                 \
-                          reinterpret_cast<Eigen::half *>(out), n);                  \
+        run<Eigen::half>(form<Eigen::half>, length, in, out, n);                     \
     }
+
+/* At the three lengths of call_length.h: STEM (long), STEM_len1, STEM_len67. */
+#define EIGEN_KERNELS(stem, form)                                                    \
+    EIGEN_KERNELS_AT(stem, form, GA_REAL_LONG)                                       \
+    EIGEN_KERNELS_AT(stem##_len1, form, GA_REAL_ONE)                                 \
+    EIGEN_KERNELS_AT(stem##_len67, form, GA_REAL_TAIL)
 
 #ifdef GA_EIGEN_AVX2
 #define STEM(name) eigen_avx2_##name
@@ -126,9 +133,17 @@ int gelu_acc_real_about(const char *kernel, struct gelu_acc_real_info *about)
     size_t prefix = std::strlen(STEM_TEXT);
     bool known = false;
 
-    for (const char *name : names)
-        known |= std::strncmp(kernel, STEM_TEXT, prefix) == 0
-                 && std::strcmp(kernel + prefix, name) == 0;
+    for (const char *name : names) {
+        size_t form = std::strcspn(name, "_");  /* "erf", then "_f32" */
+        const char *rest = kernel + prefix + form;
+        if (std::strncmp(kernel, STEM_TEXT, prefix) != 0
+            || std::strncmp(kernel + prefix, name, form) != 0)
+            continue;
+        rest += std::strncmp(rest, "_len1_", 6) == 0    ? 5
+                : std::strncmp(rest, "_len67_", 7) == 0 ? 6
+                                                        : 0;
+        known |= std::strcmp(rest, name + form) == 0;
+    }
     if (!known)
         return -1;
     std::memset(about, 0, sizeof *about);

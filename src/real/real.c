@@ -275,15 +275,82 @@ enum ga_io_status ga_real_describe(const struct ga_real_desc *r, const struct ga
 struct ga_real_kernel {
     struct ga_plugin *plugin;
     struct ga_impl impl;
+    char name[96];     /* r's name and the length's suffix */
     struct gelu_acc_real_info about;
     char models[512];
 };
 
-/* The plugin spec of r's kernel for f (MODULE.so:STEM_SUFFIX) and the
- * options it runs with: opt (NULL: defaults) under r's name. */
+bool ga_real_has_lengths(const struct ga_real_desc *r)
+{
+    return strcmp(r->module, "sleef") != 0;
+}
+
+const char *ga_real_length_text(enum ga_real_length length)
+{
+    switch (length) {
+    case GA_REAL_ONE: return "one element per call";
+    case GA_REAL_TAIL: return "length 67: the 3 elements after a 64-element vector body";
+    default: return "long tensors: every element in the vector body";
+    }
+}
+
+const char *ga_real_length_suffix(enum ga_real_length length)
+{
+    return length == GA_REAL_ONE ? "_len1" : length == GA_REAL_TAIL ? "_len67" : "";
+}
+
+/* The length whose suffix ends name[0..len), its length without it in *stem. */
+static enum ga_real_length length_of(const char *name, size_t *stem)
+{
+    size_t len = strlen(name);
+
+    for (int l = GA_REAL_LENGTHS - 1; l > GA_REAL_LONG; l--) {
+        const char *suffix = ga_real_length_suffix((enum ga_real_length)l);
+        size_t s = strlen(suffix);
+        if (len > s && strcmp(name + len - s, suffix) == 0) {
+            *stem = len - s;
+            return (enum ga_real_length)l;
+        }
+    }
+    *stem = len;
+    return GA_REAL_LONG;
+}
+
+const struct ga_real *ga_real_find_at(const char *name, enum ga_real_length *length)
+{
+    size_t stem;
+
+    *length = length_of(name, &stem);
+    for (size_t i = 0; i < ga_real_count(); i++) {
+        const struct ga_real *r = ga_real_at(i);
+        if (strlen(r->desc.name) == stem && strncmp(r->desc.name, name, stem) == 0
+            && (*length == GA_REAL_LONG || ga_real_has_lengths(&r->desc)))
+            return r;
+    }
+    return NULL;
+}
+
+const struct ga_real_desc *ga_real_backward_find_at(const char *name,
+                                                    enum ga_real_length *length)
+{
+    size_t stem;
+
+    *length = length_of(name, &stem);
+    for (size_t i = 0; i < ga_real_backward_count(); i++) {
+        const struct ga_real_desc *r = ga_real_backward_at(i);
+        if (strlen(r->name) == stem && strncmp(r->name, name, stem) == 0
+            && (*length == GA_REAL_LONG || ga_real_has_lengths(r)))
+            return r;
+    }
+    return NULL;
+}
+
+/* The plugin spec of r's kernel for f at length
+ * (MODULE.so:STEM[_lenN]_SUFFIX) and the options it runs with: opt (NULL:
+ * defaults) under r's name. */
 static void kernel_spec(const struct ga_real_desc *r, const struct ga_format *f,
-                        const struct ga_plugin_options *opt, struct ga_plugin_options *po,
-                        char *spec, size_t size)
+                        enum ga_real_length length, const struct ga_plugin_options *opt,
+                        struct ga_plugin_options *po, char *spec, size_t size)
 {
     char path[PATH_MAX + 64];
 
@@ -294,12 +361,20 @@ static void kernel_spec(const struct ga_real_desc *r, const struct ga_format *f,
     po->name = r->name;
     po->approximates = r->approximates;
     module_handle(r, path, sizeof path, NULL);
-    snprintf(spec, size, "%s:%s_%s", path, r->stem, suffix(f));
+    snprintf(spec, size, "%s:%s%s_%s", path, r->stem, ga_real_length_suffix(length), suffix(f));
 }
 
 enum ga_io_status ga_real_open(const struct ga_real *real, const struct ga_format *f,
                                const struct ga_plugin_options *opt,
                                struct ga_real_kernel **out, struct ga_io_error *err)
+{
+    return ga_real_open_at(real, f, GA_REAL_LONG, opt, out, err);
+}
+
+enum ga_io_status ga_real_open_at(const struct ga_real *real, const struct ga_format *f,
+                                  enum ga_real_length length,
+                                  const struct ga_plugin_options *opt,
+                                  struct ga_real_kernel **out, struct ga_io_error *err)
 {
     const struct ga_real_desc *r = &real->desc;
     int threads;
@@ -309,6 +384,9 @@ enum ga_io_status ga_real_open(const struct ga_real *real, const struct ga_forma
     enum ga_io_status st;
 
     *out = NULL;
+    if (length != GA_REAL_LONG && !ga_real_has_lengths(r))
+        return ga_io_fail(err, GA_IO_UNSUPPORTED, "'%s': the module is the loop; its library "
+                          "has no code path by length", r->name);
     if ((k = calloc(1, sizeof *k)) == NULL)
         return ga_io_fail(err, GA_IO_SYSTEM, "out of memory");
     st = ga_real_describe(r, f, &k->about, err);
@@ -319,7 +397,9 @@ enum ga_io_status ga_real_open(const struct ga_real *real, const struct ga_forma
         free(k);
         return st;
     }
-    kernel_spec(r, f, opt, &po, spec, sizeof spec);
+    kernel_spec(r, f, length, opt, &po, spec, sizeof spec);
+    snprintf(k->name, sizeof k->name, "%s%s", r->name, ga_real_length_suffix(length));
+    po.name = k->name;
     threads = omp_get_max_threads();
     st = ga_plugin_open(spec, f, &po, &k->plugin, err);  /* loaded in children only */
     omp_set_num_threads(threads);
@@ -327,8 +407,10 @@ enum ga_io_status ga_real_open(const struct ga_real *real, const struct ga_forma
         free(k);
         return st;
     }
-    snprintf(k->models, sizeof k->models, "%s %s: %s; %s", r->library, k->about.version,
-             f->id == GA_FLOAT64 ? real->entry64 : r->entry, k->about.path);
+    snprintf(k->models, sizeof k->models, "%s %s: %s; %s%s%s", r->library, k->about.version,
+             f->id == GA_FLOAT64 ? real->entry64 : r->entry, k->about.path,
+             length == GA_REAL_LONG ? "" : "; ",
+             length == GA_REAL_LONG ? "" : ga_real_length_text(length));
     k->impl = *ga_plugin_impl(k->plugin);
     k->impl.models = k->models;
     k->impl.formula = f->id == GA_FLOAT64 ? real->formula64 : r->formula;
@@ -344,19 +426,33 @@ enum ga_io_status ga_real_open_backward(const struct ga_real_desc *r, const stru
                                         struct gelu_acc_real_info *about,
                                         struct ga_io_error *err)
 {
+    return ga_real_open_backward_at(r, f, GA_REAL_LONG, opt, out, about, err);
+}
+
+enum ga_io_status ga_real_open_backward_at(const struct ga_real_desc *r,
+                                           const struct ga_format *f,
+                                           enum ga_real_length length,
+                                           const struct ga_plugin_options *opt,
+                                           struct ga_plugin **out,
+                                           struct gelu_acc_real_info *about,
+                                           struct ga_io_error *err)
+{
     struct ga_plugin_options po;
     char spec[PATH_MAX + 160];
     enum ga_io_status st;
     int threads;
 
     *out = NULL;
+    if (length != GA_REAL_LONG && !ga_real_has_lengths(r))
+        return ga_io_fail(err, GA_IO_UNSUPPORTED, "'%s': the module is the loop; its library "
+                          "has no code path by length", r->name);
     st = ga_real_describe(r, f, about, err);
     if (st == GA_IO_OK && about->refusal[0] != '\0')
         st = ga_io_fail(err, GA_IO_UNSUPPORTED, "%s %s refuses GELU backward in %s here: %s",
                         r->library, about->version, f->name, about->refusal);
     if (st != GA_IO_OK)
         return st;
-    kernel_spec(r, f, opt, &po, spec, sizeof spec);
+    kernel_spec(r, f, length, opt, &po, spec, sizeof spec);
     threads = omp_get_max_threads();
     st = ga_plugin_open_backward(spec, f, &po, out, err);
     omp_set_num_threads(threads);

@@ -16,12 +16,14 @@
 #ifndef GA_REAL_H
 #define GA_REAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "formats/format.h"
 #include "impls/impl.h"
 #include "io/io_error.h"
 #include "isolation/plugin.h"
+#include "real/call_length.h"
 #include "real/module.h"
 #include "truth/function.h"
 
@@ -62,6 +64,17 @@ const char *ga_real_module_dir(char *buf, size_t size);
 enum ga_io_status ga_real_describe(const struct ga_real_desc *r, const struct ga_format *f,
                                    struct gelu_acc_real_info *about, struct ga_io_error *err);
 
+/* The lengths a kernel is called at (call_length.h): GA_REAL_LONG for
+ * every kernel; GA_REAL_ONE and GA_REAL_TAIL too where r's module calls its
+ * library at each length (not SLEEF's: that module is itself the loop
+ * around the library's vector and scalar functions). */
+enum { GA_REAL_LENGTHS = 3 };
+bool ga_real_has_lengths(const struct ga_real_desc *r);
+/* What the length is, for pages: "long tensors", "one element", ... */
+const char *ga_real_length_text(enum ga_real_length length);
+/* The suffix of a row's name at that length: "", "_len1", "_len67". */
+const char *ga_real_length_suffix(enum ga_real_length length);
+
 /* r's kernel for f as an implementation under test, run in worker
  * processes with the plugin options (NULL: defaults; name and approximates
  * are r's).  GA_IO_LOAD: the module is missing; GA_IO_UNSUPPORTED: the
@@ -70,6 +83,19 @@ struct ga_real_kernel;
 enum ga_io_status ga_real_open(const struct ga_real *r, const struct ga_format *f,
                                const struct ga_plugin_options *opt,
                                struct ga_real_kernel **out, struct ga_io_error *err);
+/* The kernel a row name gives, "NAME" or "NAME_len1"/"NAME_len67" of a
+ * table entry with lengths, and its length; NULL when none. */
+const struct ga_real *ga_real_find_at(const char *name, enum ga_real_length *length);
+const struct ga_real_desc *ga_real_backward_find_at(const char *name,
+                                                    enum ga_real_length *length);
+
+/* The same at a length (ga_real_open: GA_REAL_LONG); the impl is named
+ * NAME + ga_real_length_suffix(length).  GA_IO_UNSUPPORTED for a length
+ * r's module does not have. */
+enum ga_io_status ga_real_open_at(const struct ga_real *r, const struct ga_format *f,
+                                  enum ga_real_length length,
+                                  const struct ga_plugin_options *opt,
+                                  struct ga_real_kernel **out, struct ga_io_error *err);
 const struct ga_impl *ga_real_impl(const struct ga_real_kernel *k);
 const struct gelu_acc_real_info *ga_real_kernel_about(const struct ga_real_kernel *k);
 /* NULL is ignored. */
@@ -90,6 +116,15 @@ enum ga_io_status ga_real_open_backward(const struct ga_real_desc *r, const stru
                                         struct ga_plugin **out,
                                         struct gelu_acc_real_info *about,
                                         struct ga_io_error *err);
+
+/* ga_real_open_backward at a length (the plugin's impl keeps r's name). */
+enum ga_io_status ga_real_open_backward_at(const struct ga_real_desc *r,
+                                           const struct ga_format *f,
+                                           enum ga_real_length length,
+                                           const struct ga_plugin_options *opt,
+                                           struct ga_plugin **out,
+                                           struct gelu_acc_real_info *about,
+                                           struct ga_io_error *err);
 
 /* The machine, for report headers: the CPU's model name (from
  * /proc/cpuinfo; "unknown CPU" elsewhere) and the vector extensions it has

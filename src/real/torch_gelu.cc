@@ -1,6 +1,7 @@
 /* Real PyTorch: at::gelu from libtorch, on the paths a CPU tensor can take.
  *
- * Kernels (STEM_f32, STEM_bf16, STEM_f16, STEM_f64; see real.c for the table):
+ * Kernels (STEM_f32, STEM_bf16, STEM_f16, STEM_f64, at each length below;
+ * STEM_backward_f32... for at::gelu_backward; see real.c for the table):
  *   torch_erf, torch_tanh                     at::gelu(x, "none" | "tanh") on a
  *       contiguous tensor: the default path (exact GELU in float32 goes to
  *       oneDNN while mkldnn is enabled, as it is by default);
@@ -11,10 +12,11 @@
  * float16: libtorch 1.13 has no CPU GELU for Half; the kernel exists so that
  * the refusal is reported (gelu_acc_real_about), and aborts if ever called.
  *
- * Why the padding: ATen's vector loop computes the last (n mod 2*lanes)
- * elements of a tensor with its scalar code, and oneDNN is bypassed for a
- * one-element tensor.  Each batch is padded to a multiple of 64 elements with
- * copies of its last input, so that every input takes the path named, and the
+ * Lengths: ATen's vector loop computes the last (n mod 2*lanes) elements of
+ * a tensor with its scalar code, and oneDNN is bypassed for a one-element
+ * tensor.  Each kernel comes at the three lengths of call_length.h: STEM
+ * (every input in a long tensor's vector body), STEM_len1 (one element per
+ * call) and STEM_len67 (the remainder after a 64-element body); in each the
  * result for in[i] depends on in[i] alone (the kernel ABI's contract).
  *
  * Threads: one (at::set_num_threads(1)), so that the worker processes that
@@ -33,13 +35,12 @@
 #include <string>
 #include <vector>
 
+#include "real/call_length.h"
 #include "real/module.h"
 
 namespace {
 
 enum class Path { contiguous, no_mkldnn, strided };
-
-constexpr size_t kPad = 64;
 
 void single_thread()
 {
@@ -50,52 +51,67 @@ void single_thread()
     }
 }
 
-/* A copy of n elements of `type` padded to a multiple of kPad with copies
- * of the last, as a contiguous tensor or (strided) every other element of
- * a buffer twice as long. */
-at::Tensor padded_tensor(Path p, at::ScalarType type, const void *in, size_t n,
-                         size_t element_size)
+/* A copy of n elements of `type`, as a contiguous tensor or (strided)
+ * every other element of a buffer twice as long. */
+at::Tensor tensor_of(Path p, at::ScalarType type, const void *in, size_t n, size_t element_size)
 {
-    size_t padded = (n + kPad - 1) / kPad * kPad;
     auto options = at::TensorOptions().dtype(type);
-    at::Tensor buffer = at::empty({(int64_t)padded}, options);
+    at::Tensor buffer = at::empty({(int64_t)n}, options);
     std::memcpy(buffer.data_ptr(), in, n * element_size);
-    for (size_t i = n; i < padded; i++)
-        std::memcpy((char *)buffer.data_ptr() + i * element_size,
-                    (const char *)in + (n - 1) * element_size, element_size);
     if (p != Path::strided)
         return buffer;
-    at::Tensor wide = at::empty({(int64_t)padded, 2}, options);
+    at::Tensor wide = at::empty({(int64_t)n, 2}, options);
     wide.select(1, 0).copy_(buffer);
     return wide.select(1, 0);
 }
 
-/* dx = at::gelu_backward(dy, x, approximate) on path p: both operands
- * padded alike, so that every pair takes the path named. */
-void run_backward(Path p, const char *approximate, at::ScalarType type, const void *dy,
-                  const void *x, void *dx, size_t n, size_t element_size)
+/* What a kernel calls: at::gelu or at::gelu_backward on path p. */
+struct Call {
+    Path path;
+    const char *approximate;
+    at::ScalarType type;
+    size_t element_size;
+};
+
+/* y = at::gelu(x) on exactly n elements (ga_real_body). */
+void forward_body(void *ctx, const void *const *in, void *out, size_t n)
 {
-    if (n == 0)
-        return;
-    single_thread();
-    at::globalContext().setUserEnabledMkldnn(p != Path::no_mkldnn);
-    at::Tensor grad = padded_tensor(p, type, dy, n, element_size);
-    at::Tensor self = padded_tensor(p, type, x, n, element_size);
-    at::Tensor r = at::gelu_backward(grad, self, approximate).contiguous();
-    std::memcpy(dx, r.data_ptr(), n * element_size);
+    const Call *c = static_cast<const Call *>(ctx);
+    at::Tensor x = tensor_of(c->path, c->type, in[0], n, c->element_size);
+    at::Tensor y = at::gelu(x, c->approximate).contiguous();
+    std::memcpy(out, y.data_ptr(), n * c->element_size);
 }
 
-/* x (n elements of `type`, bit patterns in `in`) through at::gelu on path p. */
-void run(Path p, const char *approximate, at::ScalarType type, const void *in, void *out,
-         size_t n, size_t element_size)
+/* dx = at::gelu_backward(dy, x) on exactly n pairs (ga_real_body). */
+void backward_body(void *ctx, const void *const *in, void *out, size_t n)
 {
-    if (n == 0)
-        return;
+    const Call *c = static_cast<const Call *>(ctx);
+    at::Tensor grad = tensor_of(c->path, c->type, in[0], n, c->element_size);
+    at::Tensor self = tensor_of(c->path, c->type, in[1], n, c->element_size);
+    at::Tensor r = at::gelu_backward(grad, self, c->approximate).contiguous();
+    std::memcpy(out, r.data_ptr(), n * c->element_size);
+}
+
+/* dx = at::gelu_backward(dy, x, approximate) on path p, at length. */
+void run_backward(Path p, ga_real_length length, const char *approximate, at::ScalarType type,
+                  const void *dy, const void *x, void *dx, size_t n, size_t element_size)
+{
+    Call c = { p, approximate, type, element_size };
+    const void *in[2] = { dy, x };
     single_thread();
     at::globalContext().setUserEnabledMkldnn(p != Path::no_mkldnn);
-    at::Tensor x = padded_tensor(p, type, in, n, element_size);
-    at::Tensor y = at::gelu(x, approximate).contiguous();
-    std::memcpy(out, y.data_ptr(), n * element_size);
+    ga_real_call_length(length, backward_body, &c, 2, in, dx, n, element_size);
+}
+
+/* x (n elements of `type`, bit patterns in `in`) through at::gelu on path
+ * p, at length. */
+void run(Path p, ga_real_length length, const char *approximate, at::ScalarType type,
+         const void *in, void *out, size_t n, size_t element_size)
+{
+    Call c = { p, approximate, type, element_size };
+    single_thread();
+    at::globalContext().setUserEnabledMkldnn(p != Path::no_mkldnn);
+    ga_real_call_length(length, forward_body, &c, 1, &in, out, n, element_size);
 }
 
 /* The first line of a c10::Error (the rest is a C++ backtrace). */
@@ -124,54 +140,62 @@ std::string capability()
 const char *bf16_route()
 {
     uint16_t in[2] = { 0xc100, 0xc100 }, out[2] = { 0, 0 };  /* -8 */
-    run(Path::contiguous, "none", at::kBFloat16, in, out, 2, 2);
+    run(Path::contiguous, GA_REAL_LONG, "none", at::kBFloat16, in, out, 2, 2);
     return out[0] == 0x0000 ? "; bfloat16 to oneDNN (observed: gelu(-8) = +0)"
                             : "; bfloat16 in ATen, not oneDNN (observed: gelu(-8) = -0)";
 }
 
 }  // namespace
 
-#define TORCH_KERNELS(stem, path, approximate)                                       \
+#define TORCH_KERNELS_AT(stem, path, length, approximate)                            \
     GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_f32 stem##_f32;                \
     GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_bf16 stem##_bf16;              \
     GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_f16 stem##_f16;                \
     GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_kernel_f64 stem##_f64;                \
     void stem##_f32(const float *in, float *out, size_t n)                           \
     {                                                                                \
-        run(path, approximate, at::kFloat, in, out, n, 4);                           \
+        run(path, length, approximate, at::kFloat, in, out, n, 4);                   \
     }                                                                                \
     void stem##_bf16(const uint16_t *in, uint16_t *out, size_t n)                    \
     {                                                                                \
-        run(path, approximate, at::kBFloat16, in, out, n, 2);                        \
+        run(path, length, approximate, at::kBFloat16, in, out, n, 2);                \
     }                                                                                \
     void stem##_f16(const uint16_t *in, uint16_t *out, size_t n)                     \
     {                                                                                \
-        run(path, approximate, at::kHalf, in, out, n, 2);                            \
+        run(path, length, approximate, at::kHalf, in, out, n, 2);                    \
     }                                                                                \
     void stem##_f64(const double *in, double *out, size_t n)                         \
     {                                                                                \
-        run(path, approximate, at::kDouble, in, out, n, 8);                          \
+        run(path, length, approximate, at::kDouble, in, out, n, 8);                  \
     }
 
-/* Backward kernels (ABI 2): STEM_backward_f32/_bf16/_f16. */
-#define TORCH_BACKWARD_KERNELS(stem, path, approximate)                              \
-    GELU_ACC_BACKWARD_KERNEL_F32(stem##_backward_f32);                               \
-    GELU_ACC_BACKWARD_KERNEL_BF16(stem##_backward_bf16);                             \
-    GELU_ACC_BACKWARD_KERNEL_F16(stem##_backward_f16);                               \
-    void stem##_backward_f32(const float *dy, const float *x, float *dx, size_t n)   \
+/* Backward kernels (ABI 2): STEM_f32/_bf16/_f16. */
+#define TORCH_BACKWARD_KERNELS_AT(stem, path, length, approximate)                   \
+    GELU_ACC_BACKWARD_KERNEL_F32(stem##_f32);                                        \
+    GELU_ACC_BACKWARD_KERNEL_BF16(stem##_bf16);                                      \
+    GELU_ACC_BACKWARD_KERNEL_F16(stem##_f16);                                        \
+    void stem##_f32(const float *dy, const float *x, float *dx, size_t n)            \
     {                                                                                \
-        run_backward(path, approximate, at::kFloat, dy, x, dx, n, 4);                \
+        run_backward(path, length, approximate, at::kFloat, dy, x, dx, n, 4);        \
     }                                                                                \
-    void stem##_backward_bf16(const uint16_t *dy, const uint16_t *x, uint16_t *dx,   \
-                              size_t n)                                              \
+    void stem##_bf16(const uint16_t *dy, const uint16_t *x, uint16_t *dx, size_t n)  \
     {                                                                                \
-        run_backward(path, approximate, at::kBFloat16, dy, x, dx, n, 2);             \
+        run_backward(path, length, approximate, at::kBFloat16, dy, x, dx, n, 2);     \
     }                                                                                \
-    void stem##_backward_f16(const uint16_t *dy, const uint16_t *x, uint16_t *dx,    \
-                             size_t n)                                               \
+    void stem##_f16(const uint16_t *dy, const uint16_t *x, uint16_t *dx, size_t n)   \
     {                                                                                \
-        run_backward(path, approximate, at::kHalf, dy, x, dx, n, 2);                 \
+        run_backward(path, length, approximate, at::kHalf, dy, x, dx, n, 2);         \
     }
+
+/* Each path at the three lengths of call_length.h: STEM (long), STEM_len1,
+ * STEM_len67; forward and backward (STEM_backward, STEM_backward_len1...). */
+#define TORCH_KERNELS(stem, path, approximate)                                       \
+    TORCH_KERNELS_AT(stem, path, GA_REAL_LONG, approximate)                          \
+    TORCH_KERNELS_AT(stem##_len1, path, GA_REAL_ONE, approximate)                    \
+    TORCH_KERNELS_AT(stem##_len67, path, GA_REAL_TAIL, approximate)                  \
+    TORCH_BACKWARD_KERNELS_AT(stem##_backward, path, GA_REAL_LONG, approximate)      \
+    TORCH_BACKWARD_KERNELS_AT(stem##_backward_len1, path, GA_REAL_ONE, approximate)  \
+    TORCH_BACKWARD_KERNELS_AT(stem##_backward_len67, path, GA_REAL_TAIL, approximate)
 
 GELU_ACC_KERNEL_ABI_TAG;
 TORCH_KERNELS(torch_erf, Path::contiguous, "none")
@@ -180,12 +204,6 @@ TORCH_KERNELS(torch_nomkldnn_erf, Path::no_mkldnn, "none")
 TORCH_KERNELS(torch_nomkldnn_tanh, Path::no_mkldnn, "tanh")
 TORCH_KERNELS(torch_strided_erf, Path::strided, "none")
 TORCH_KERNELS(torch_strided_tanh, Path::strided, "tanh")
-TORCH_BACKWARD_KERNELS(torch_erf, Path::contiguous, "none")
-TORCH_BACKWARD_KERNELS(torch_tanh, Path::contiguous, "tanh")
-TORCH_BACKWARD_KERNELS(torch_nomkldnn_erf, Path::no_mkldnn, "none")
-TORCH_BACKWARD_KERNELS(torch_nomkldnn_tanh, Path::no_mkldnn, "tanh")
-TORCH_BACKWARD_KERNELS(torch_strided_erf, Path::strided, "none")
-TORCH_BACKWARD_KERNELS(torch_strided_tanh, Path::strided, "tanh")
 
 GELU_ACC_EXTERN_C GELU_ACC_EXPORT gelu_acc_real_about_fn gelu_acc_real_about;
 
@@ -202,8 +220,12 @@ int gelu_acc_real_about(const char *kernel, struct gelu_acc_real_info *about)
         size_t s = std::strlen(stem);
         if (len > s && std::strncmp(kernel, stem, s) == 0) {
             const char *rest = kernel + s;
-            if (std::strncmp(rest, "_backward", 9) == 0 && std::strcmp(rest + 9, "_f64") != 0)
-                rest += 9;
+            bool backward = std::strncmp(rest, "_backward", 9) == 0;
+            rest += backward ? 9 : 0;
+            rest += std::strncmp(rest, "_len1_", 6) == 0 ? 5
+                    : std::strncmp(rest, "_len67_", 7) == 0 ? 6 : 0;
+            if (backward && std::strcmp(rest, "_f64") == 0)
+                continue;
             if (std::strcmp(rest, "_f32") == 0 || std::strcmp(rest, "_bf16") == 0
                 || std::strcmp(rest, "_f16") == 0 || std::strcmp(rest, "_f64") == 0)
                 known = true;

@@ -34,7 +34,8 @@ static void field(FILE *out, const char *text)
 /* A real row's machine and call (result.h), after the figures. */
 static void machine(FILE *out, const struct ga_result_machine *m)
 {
-    const char *fields[] = { m->cpu, m->isa, m->library, m->version, m->call, m->path };
+    const char *fields[] = { m->cpu, m->isa, m->library, m->version, m->call, m->path,
+                             m->lengths };
 
     for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
         field(out, fields[k] ? fields[k] : "");
@@ -49,7 +50,7 @@ int ga_write_csv(FILE *out, const struct ga_result *r, size_t n)
     fputs("impl,format,reference,region,count,correctly_rounded,faithful,max_ulp,max_ulp_input,"
           "mean_ulp,p50,p95,p99,max_rel,max_rel_input,max_abs,max_abs_input,flushed_to_zero,"
           "nan,inf,wrong_zero_sign,faithful_lo,faithful_hi,zero_below,", out);
-    fprintf(out, "%s%s\n", ga_shape_csv_header, real ? ",cpu,isa,library,version,call,path" : "");
+    fprintf(out, "%s%s\n", ga_shape_csv_header, real ? ",cpu,isa,library,version,call,path,lengths" : "");
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k <= GA_REGION_COUNT; k++) {
             int g = k == 0 ? GA_REGION_ALL : k - 1;  /* "all" first, then left to right */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "domain/domain.h"
 #include "grade/number_text.h"
 #include "report/html_escape.h"
 #include "report/html_parts.h"
@@ -234,6 +235,36 @@ static const char highlight_note[] =
     "or outputs flushed to 0, NaN or infinite where the correctly rounded result is a finite "
     "number, or zeros of the wrong sign.</p>\n";
 
+/* What each long-tensor row's other lengths gave (engine/report_lengths.h). */
+static void lengths_table(FILE *out, const struct ga_real_section *rs)
+{
+    bool any = false;
+
+    for (size_t i = 0; i < rs->n; i++)
+        any |= rs->r[i].machine.lengths != NULL && rs->r[i].reference == GA_GELU;
+    if (!any)
+        return;
+    fputs("<h3>Tensor lengths</h3>\n<p>The rows above call each library on long tensors "
+          "(every element in the vector body). Each kernel also ran at one element per call "
+          "and at length 67 (the 3 elements after a 64-element vector body), on <code>", out);
+    put(out, ga_domain_default(rs->r[0].format));
+    fputs("</code> (or the real rows' domain where smaller), and its outputs were compared "
+          "bit for bit with the long tensors' (any NaN matching any NaN); a length that "
+          "differs has a row of its own above.</p>\n"
+          "<div class=\"scroll\"><table>\n<thead><tr><th>implementation</th>"
+          "<th>other lengths against long tensors</th></tr></thead>\n<tbody>\n", out);
+    for (size_t i = 0; i < rs->n; i++) {
+        if (rs->r[i].machine.lengths == NULL || rs->r[i].reference != GA_GELU)
+            continue;
+        fputs("<tr><td><code>", out);
+        put(out, rs->r[i].impl);
+        fputs("</code></td><td>", out);
+        put(out, rs->r[i].machine.lengths);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</tbody></table></div>\n", out);
+}
+
 /* The real libraries: their tables, what ran, what did not. */
 static void real_section(FILE *out, const struct page *p)
 {
@@ -293,6 +324,7 @@ static void real_section(FILE *out, const struct page *p)
             fputs("</td></tr>\n", out);
         }
         fputs("</tbody></table></div>\n", out);
+        lengths_table(out, rs);
         ga_shape_write_table(out, rp.f, rp.r, rp.n, true, 3);
     }
     if (rs->not_measured[0]) {

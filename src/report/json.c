@@ -163,6 +163,10 @@ static void machine(FILE *out, const struct ga_result_machine *m)
     fputs(", ", out);
     string(out, "path", m->path);
     fputs(",\n   ", out);
+    if (m->lengths != NULL) {
+        string(out, "lengths", m->lengths);
+        fputs(",\n   ", out);
+    }
 }
 
 int ga_write_json(FILE *out, const struct ga_result *r, size_t n)

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "grade/number_text.h"
+#include "domain/domain.h"
 #include "report/result.h"
 #include "report/shape_print.h"
 #include "report/truth_convention.h"
@@ -47,6 +48,30 @@ static void summary_table(FILE *out, const struct ga_result *r, size_t n, enum g
     fputc('\n', out);
 }
 
+/* What each long-tensor row's other lengths gave (engine/report_lengths.h). */
+static void lengths_table(FILE *out, const struct ga_real_section *rs)
+{
+    bool any = false;
+
+    for (size_t i = 0; i < rs->n; i++)
+        any |= rs->r[i].machine.lengths != NULL && rs->r[i].reference == GA_GELU;
+    if (!any)
+        return;
+    fprintf(out, "### Tensor lengths\n\n"
+                 "The rows above call each library on long tensors (every element in the "
+                 "vector body). Each kernel also ran at one element per call and at length 67 "
+                 "(the 3 elements after a 64-element vector body), on `%s` (or the real rows' "
+                 "domain where smaller), and its outputs were compared bit for bit with the "
+                 "long tensors' (any NaN matching any NaN); a length that differs has a row of "
+                 "its own above.\n\n"
+                 "| implementation | other lengths against long tensors |\n|---|---|\n",
+            ga_domain_default(rs->r[0].format));
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->r[i].machine.lengths != NULL && rs->r[i].reference == GA_GELU)
+            fprintf(out, "| `%s` | %s |\n", rs->r[i].impl, rs->r[i].machine.lengths);
+    fputc('\n', out);
+}
+
 /* The real libraries: their tables, what ran, what did not. */
 static void real_section(FILE *out, const struct ga_real_section *rs)
 {
@@ -88,6 +113,7 @@ static void real_section(FILE *out, const struct ga_real_section *rs)
                 fprintf(out, "| `%s` | %s | %s | %s |\n", rs->r[i].impl, rs->r[i].models,
                         rs->r[i].formula, rs->r[i].computes);
         fputc('\n', out);
+        lengths_table(out, rs);
         ga_shape_write_table(out, rs->r[0].format, rs->r, rs->n, false, 3);
         fputc('\n', out);
     }

@@ -51,6 +51,11 @@ size_t ga_report_plan_real(const struct ga_format *f, struct ga_measurement *m,
     if (ga_is_small_format(f))
         return 0;
     rr->kernels = calloc(ga_real_count(), sizeof *rr->kernels);
+    rr->lengths = calloc(ga_real_count(), sizeof *rr->lengths);
+    if (rr->lengths == NULL) {
+        free(rr->kernels);
+        rr->kernels = NULL;
+    }
     ga_real_cpu(rr->cpu, sizeof rr->cpu, rr->isa, sizeof rr->isa);
     for (size_t i = 0; i < ga_real_count(); i++) {
         const struct ga_real *r = ga_real_at(i);
@@ -95,23 +100,36 @@ void ga_report_real_close(struct ga_report_real *rr)
 {
     for (size_t i = 0; i < rr->count; i++)
         ga_real_close(rr->kernels[i]);
+    for (size_t i = 0; i < rr->length_row_count; i++)
+        ga_real_close(rr->length_rows[i].kernel);
     free(rr->kernels);
+    free(rr->lengths);
+    free(rr->length_rows);
     memset(rr, 0, sizeof *rr);
 }
 
-/* Row r as measured here by one of rr's kernels; false when none has its name. */
+/* Row r as measured here by one of rr's kernels, long or at a length;
+ * false when none has its name. */
 static bool describe_called(const struct ga_report_real *rr, const struct ga_format *f,
                             struct ga_result *r)
 {
-    for (size_t k = 0; k < rr->count; k++) {
-        const struct gelu_acc_real_info *about = ga_real_kernel_about(rr->kernels[k]);
-        const struct ga_real *real = ga_real_find(r->impl);
+    enum ga_real_length length;
+    const struct ga_real *real = ga_real_find_at(r->impl, &length);
 
-        if (real == NULL || strcmp(ga_real_impl(rr->kernels[k])->name, r->impl) != 0)
+    for (size_t k = 0; real != NULL && k < rr->count + rr->length_row_count; k++) {
+        bool long_row = k < rr->count;
+        const struct ga_real_kernel *kernel =
+            long_row ? rr->kernels[k] : rr->length_rows[k - rr->count].kernel;
+        const struct gelu_acc_real_info *about = ga_real_kernel_about(kernel);
+
+        if (strcmp(ga_real_impl(kernel)->name, r->impl) != 0)
             continue;
         r->machine = (struct ga_result_machine){
             rr->cpu, rr->isa, real->desc.library, about->version,
-            f->id == GA_FLOAT64 ? real->entry64 : real->desc.entry, about->path };
+            !long_row               ? rr->length_rows[k - rr->count].call
+            : f->id == GA_FLOAT64 ? real->entry64
+                                  : real->desc.entry,
+            about->path, long_row && rr->lengths[k][0] ? rr->lengths[k] : NULL };
         return true;
     }
     return false;
@@ -169,6 +187,6 @@ void ga_report_real_describe(struct ga_report_real *rr, const struct ga_format *
         for (size_t i = 0; i < n; i++)
             if (r[i].machine.cpu == NULL && strcmp(r[i].impl, line[0]) == 0)
                 r[i].machine = (struct ga_result_machine){ line[1], line[2], line[3], line[4],
-                                                           line[5], line[6] };
+                                                           line[5], line[6], NULL };
     }
 }

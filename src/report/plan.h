@@ -26,6 +26,8 @@ size_t ga_report_plan_max(void);
 /* Fill m[0..n) (m holds ga_report_plan_max() entries) and return n. */
 size_t ga_report_plan(const struct ga_format *f, struct ga_measurement *m);
 
+#define GA_REPORT_LENGTHS_NOTE 384
+
 /* The real libraries of a report page: the kernels opened, the machine
  * line, what could not be measured and why. */
 struct ga_report_real {
@@ -37,6 +39,15 @@ struct ga_report_real {
     /* the rows graded from files: a line "name\tcpu\tisa\tlibrary\tversion\tcall\tpath"
      * each (ga_report_graded_machine), split into strings by ga_report_real_describe */
     char graded_machine[4096];
+    /* The tensor lengths (engine/report_lengths.h): per kernel above, what
+     * its other lengths gave ("" when not checked); and the kernels at a
+     * length that gave other bits, each a row of its own, with its call. */
+    char (*lengths)[GA_REPORT_LENGTHS_NOTE];
+    struct ga_report_length_row {
+        struct ga_real_kernel *kernel;
+        char call[384];
+    } *length_rows;
+    size_t length_row_count;
 };
 
 /* The most measurements ga_report_plan_real writes. */

@@ -25,6 +25,8 @@ struct ga_result_machine {
     const char *library, *version;
     const char *call;      /* the entry point and call style (contiguous, strided, ...) */
     const char *path;      /* the code path, as the library reports it */
+    const char *lengths;   /* a long-tensor row: what one element and the remainder
+                              length gave, against it (NULL: not checked) */
 };
 
 struct ga_result {
