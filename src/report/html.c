@@ -238,11 +238,7 @@ static const char highlight_note[] =
 /* What each long-tensor row's other lengths gave (engine/report_lengths.h). */
 static void lengths_table(FILE *out, const struct ga_real_section *rs)
 {
-    bool any = false;
-
-    for (size_t i = 0; i < rs->n; i++)
-        any |= rs->r[i].machine.lengths != NULL && rs->r[i].reference == GA_GELU;
-    if (!any)
+    if (!ga_real_section_has_lengths(rs))
         return;
     fputs("<h3>Tensor lengths</h3>\n<p>The rows above call each library on long tensors "
           "(every element in the vector body). Each kernel also ran at one element per call "

@@ -69,6 +69,14 @@ int ga_result_from_measurement(struct ga_result *r, const struct ga_measurement 
     return 0;
 }
 
+bool ga_real_section_has_lengths(const struct ga_real_section *rs)
+{
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->r[i].machine.lengths != NULL && rs->r[i].reference == GA_GELU)
+            return true;
+    return false;
+}
+
 bool ga_real_section_new_domain(const struct ga_real_section *rs, size_t i)
 {
     for (size_t k = 0; k < i; k++)

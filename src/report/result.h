@@ -79,6 +79,10 @@ struct ga_real_section {
  * rows measured on it after the first. */
 bool ga_real_section_new_domain(const struct ga_real_section *rs, size_t i);
 
+/* Whether a row of the section says what its other tensor lengths gave
+ * (engine/report_lengths.h): the pages then have a table of them. */
+bool ga_real_section_has_lengths(const struct ga_real_section *rs);
+
 /* ga_write_markdown with the real libraries' section (rs NULL: none). */
 int ga_write_markdown_page(FILE *out, const struct ga_format *f, const struct ga_result *r,
                            size_t n, const char *how_generated,
