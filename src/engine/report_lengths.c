@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "domain/domain.h"
+#include "measure/output_tally.h"
 #include "real/real.h"
 
 /* The lengths besides long tensors. */
@@ -16,28 +17,6 @@ enum { OTHER_LENGTHS = sizeof other_lengths / sizeof other_lengths[0] };
 size_t ga_report_lengths_max(void)
 {
     return 2 * OTHER_LENGTHS * ga_real_count();  /* against gelu, and tanh forms against theirs */
-}
-
-/* Inputs compared, and those whose two outputs differ (two NaNs do not:
- * the suite's rule for comparing encodings): sums over chunks, the same
- * whatever the order and the thread that adds them. */
-struct tally {
-    const struct ga_format *f;
-    uint64_t inputs, differ;
-};
-
-static void count_differences(void *ctx, const struct ga_sweep_chunk_view *v)
-{
-    struct tally *t = ctx;
-    uint64_t differ = 0;
-
-    for (size_t i = 0; i < v->n; i++)
-        differ += v->y[0][i] != v->y[1][i]
-                  && !(ga_is_nan(t->f, v->y[0][i]) && ga_is_nan(t->f, v->y[1][i]));
-#pragma omp atomic
-    t->inputs += v->n;
-#pragma omp atomic
-    t->differ += differ;
 }
 
 /* What one length gave against long tensors. */
@@ -59,7 +38,7 @@ static int check_length(const struct ga_format *f, struct ga_report_real *rr, si
     const struct ga_real *r = ga_real_find(long_impl->name);
     struct ga_real_kernel *kernel = NULL;
     struct ga_measurement m[3];
-    struct tally tally = { f, 0, 0 };
+    struct ga_output_tally tally = { f, 0, 0 };
     struct ga_sweep_options so = *base;
     struct ga_io_error err;
     char why[GA_ENGINE_WHY];
@@ -81,7 +60,7 @@ static int check_length(const struct ga_format *f, struct ga_report_real *rr, si
         m[count++] = (struct ga_measurement){ .impl = ga_real_impl(kernel),
                                               .reference = GA_GELU_TANH, .want_shape = true };
     so.first_chunk = so.end_chunk = 0;
-    so.observe = count_differences;
+    so.observe = ga_output_tally_observe;
     so.observe_ctx = &tally;
     status = ga_sweep_run(f, d, m, count, &so, &input);
     status = ga_engine_sweep_status(status, f, d, m, count, input, why, sizeof why);

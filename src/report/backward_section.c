@@ -84,6 +84,7 @@ static void plan_real(struct ga_backward_section *s, const struct ga_format *f)
 
         if (st == GA_IO_OK && row->about.refusal[0] == '\0') {
             row->desc = r;
+            snprintf(row->name, sizeof row->name, "%s", r->name);
             s->n_real++;
             snprintf(version, sizeof version, "%s %s", r->library, row->about.version);
             if (strstr(seen, version) == NULL) {  /* each library once, in table order */
@@ -150,7 +151,7 @@ static int open_real(struct ga_backward_section *s, int threads,
             return -1;
         }
         sweeps[s->n + i] = (struct ga_backward_sweep){
-            .name = r->desc->name, .plugin = r->plugin, .reference = r->desc->approximates,
+            .name = r->name, .plugin = r->plugin, .reference = r->desc->approximates,
             .pairs = &s->pairs, .threads = threads,
             .grad_table = tables[r->desc->approximates != GA_GELU_GRAD] };
     }
@@ -240,6 +241,10 @@ int ga_backward_section_measure(struct ga_backward_section *s, const struct ga_f
         s->rows[i].stats = stats[i];
     for (size_t i = 0; i < s->n_real; i++)
         s->real[i].stats = stats[s->n + i];
+    if (ga_backward_section_lengths(s, threads, err, errlen) != 0) {
+        ga_backward_section_free(s);
+        return -1;
+    }
     return 0;
 }
 
@@ -276,7 +281,7 @@ int ga_backward_section_measure_share(const struct ga_format *f, const char *dom
     }
     for (size_t i = 0; i < s->n_real && status == 0; i++) {  /* after the models' */
         struct ga_backward_partial_row *row = &p->row[s->n + i];
-        snprintf(row->impl, sizeof row->impl, "%s", s->real[i].desc->name);
+        snprintf(row->impl, sizeof row->impl, "%s", s->real[i].name);
         row->reference = s->real[i].desc->approximates;
         row->stats = stats[s->n + i];
     }
@@ -298,7 +303,7 @@ static const char *row_name(const struct ga_backward_section *s, size_t i,
         return s->rows[i].impl->name;
     }
     *reference = s->real[i - s->n].desc->approximates;
-    return s->real[i - s->n].desc->name;
+    return s->real[i - s->n].name;
 }
 
 int ga_backward_section_from_partial(struct ga_backward_section *s, const struct ga_format *f,
@@ -335,6 +340,11 @@ int ga_backward_section_from_partial(struct ga_backward_section *s, const struct
     }
     for (size_t i = 0; i < s->n_real; i++)
         s->real[i].stats = merged->row[s->n + i].stats;
+    /* the other lengths: measured here, on the (small) length pairs */
+    if (ga_backward_section_lengths(s, 0, err, errlen) != 0) {
+        ga_backward_section_free(s);
+        return -1;
+    }
     return 0;
 }
 
@@ -345,6 +355,9 @@ void ga_backward_section_free(struct ga_backward_section *s)
         s->rows[i].heat = NULL;
     }
     close_real(s);
+    if (s->has_length_pairs)
+        ga_pairs_free(&s->length_pairs);
+    s->has_length_pairs = false;
     if (s->format != NULL)
         ga_pairs_free(&s->pairs);
     s->format = NULL;

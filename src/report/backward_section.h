@@ -55,10 +55,18 @@ struct ga_backward_row {
 /* A real library's backward kernel (real/real.h), against the derivative
  * it approximates: swept in the same pass as the models, over the same
  * pairs, in worker processes. */
-#define GA_BACKWARD_REAL_MAX 16
+#define GA_BACKWARD_REAL_MAX 32
+
+#define GA_BACKWARD_LENGTHS_NOTE 384
 
 struct ga_backward_real_row {
     const struct ga_real_desc *desc;
+    /* GA_REAL_LONG, but for a row of another length (backward_lengths.c),
+     * measured over s->length_pairs: its name is desc's with the length's
+     * suffix ("torch_erf_backward_len1") */
+    enum ga_real_length length;
+    char name[96];
+    char lengths[GA_BACKWARD_LENGTHS_NOTE];  /* a long row: its other lengths ("": none) */
     struct ga_plugin *plugin;          /* open while measuring, else NULL */
     struct gelu_acc_real_info about;   /* version and code path, as the module says */
     struct ga_backward_stats stats;
@@ -74,6 +82,10 @@ struct ga_backward_section {
     /* the real libraries' rows, after the models' in every sweep and shard */
     size_t n_real;
     struct ga_backward_real_row real[GA_BACKWARD_REAL_MAX];
+    /* the pairs the other tensor lengths ran on: the section's or, where
+     * fewer, the format's default (backward_lengths.c) */
+    bool has_length_pairs;
+    struct ga_pairs length_pairs;
     char machine[512];          /* CPU, ISA, the libraries' versions */
     char not_measured[2048];    /* lines "name: why": modules not built, refusals */
 };
@@ -96,6 +108,16 @@ int ga_backward_section_measure_share(const struct ga_format *f, const char *dom
 int ga_backward_section_from_partial(struct ga_backward_section *s, const struct ga_format *f,
                                      struct ga_backward_partial *merged, char *err,
                                      size_t errlen);
+/* The tensor lengths of s's real rows (real/call_length.h), after they are
+ * measured: each kernel whose module has lengths runs at one element per
+ * call and at length 67 over the section's pairs or, where fewer, the
+ * format's default pairs, beside its long-tensor kernel, and the outputs are
+ * compared bit for bit (any NaN matching any NaN).  A length that differs
+ * on some pair becomes a row of its own; each long row's note says what its
+ * lengths gave.  0, or -1 with a message (backward_lengths.c). */
+int ga_backward_section_lengths(struct ga_backward_section *s, int threads, char *err,
+                                size_t errlen);
+
 void ga_backward_section_free(struct ga_backward_section *s);
 
 /* The section (a "## Backward" heading, explanation, tables; last, the

@@ -66,7 +66,7 @@ static bool view_at(const struct ga_backward_section *s, bool real, size_t i, st
     if (real ? i >= s->n_real : i >= s->n)
         return false;
     if (real)
-        *v = (struct row_view){ s->real[i].desc->name, s->real[i].desc->approximates,
+        *v = (struct row_view){ s->real[i].name, s->real[i].desc->approximates,
                                 &s->real[i].stats };
     else
         *v = (struct row_view){ s->rows[i].impl->name, s->rows[i].reference,
@@ -275,6 +275,66 @@ static void md_item(FILE *out, const char *text, size_t len)
     fprintf(out, "- %.*s\n", (int)len, text);
 }
 
+/* A row of another length: "; " and what the length is; "" for long rows. */
+static const char *length_joint(const struct ga_backward_real_row *r)
+{
+    return r->length == GA_REAL_LONG ? "" : "; ";
+}
+
+static const char *length_text(const struct ga_backward_real_row *r)
+{
+    return r->length == GA_REAL_LONG ? "" : ga_real_length_text(r->length);
+}
+
+static const char lengths_intro[] =
+    "The rows above call each library on long tensors (every pair in the vector body). "
+    "Each kernel also ran at one element per call and at length 67 (the 3 pairs after a "
+    "64-element vector body), on the pairs named below, and its outputs were compared bit "
+    "for bit with the long tensors' (any NaN matching any NaN); a length that differs has "
+    "a row of its own above, measured on those pairs.";
+
+static bool any_lengths(const struct ga_backward_section *s)
+{
+    for (size_t i = 0; i < s->n_real; i++)
+        if (s->real[i].lengths[0])
+            return true;
+    return false;
+}
+
+static void md_lengths(FILE *out, const struct ga_backward_section *s)
+{
+    if (!any_lengths(s))
+        return;
+    fprintf(out, "#### Tensor lengths\n\n%s Pairs: `%s`.\n\n| kernel | other lengths against "
+                 "long tensors |\n|---|---|\n", lengths_intro, s->length_pairs.spec);
+    for (size_t i = 0; i < s->n_real; i++)
+        if (s->real[i].lengths[0])
+            fprintf(out, "| `%s` | %s |\n", s->real[i].name, s->real[i].lengths);
+    fputc('\n', out);
+}
+
+static void html_lengths(FILE *out, const struct ga_backward_section *s)
+{
+    if (!any_lengths(s))
+        return;
+    fputs("<h4>Tensor lengths</h4>\n<p>", out);
+    ga_html_escape(out, lengths_intro);
+    fputs(" Pairs: <code>", out);
+    ga_html_escape(out, s->length_pairs.spec);
+    fputs("</code>.</p>\n<div class=\"scroll\"><table>\n<thead><tr><th>kernel</th><th>other "
+          "lengths against long tensors</th></tr></thead>\n<tbody>\n", out);
+    for (size_t i = 0; i < s->n_real; i++) {
+        if (!s->real[i].lengths[0])
+            continue;
+        fputs("<tr><td><code>", out);
+        ga_html_escape(out, s->real[i].name);
+        fputs("</code></td><td>", out);
+        ga_html_escape(out, s->real[i].lengths);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</tbody></table></div>\n", out);
+}
+
 static void md_real(FILE *out, const struct ga_backward_section *s)
 {
     static const enum ga_function refs[] = { GA_GELU_GRAD, GA_GELU_TANH_GRAD };
@@ -291,12 +351,14 @@ static void md_real(FILE *out, const struct ga_backward_section *s)
         fputs("#### What ran\n\n| kernel | library, call | formula | precision |\n"
               "|---|---|---|---|\n", out);
         for (size_t i = 0; i < s->n_real; i++)
-            fprintf(out, "| `%s` | %s %s: %s | %s | %s |\n", s->real[i].desc->name,
+            fprintf(out, "| `%s` | %s %s: %s%s%s | %s | %s |\n", s->real[i].name,
                     s->real[i].desc->library, s->real[i].about.version,
-                    s->real[i].desc->entry, s->real[i].desc->formula,
+                    s->real[i].desc->entry, length_joint(&s->real[i]),
+                    length_text(&s->real[i]), s->real[i].desc->formula,
                     s->real[i].desc->computes);
         fputc('\n', out);
     }
+    md_lengths(out, s);
     fputs("#### Not measured here\n\n", out);
     not_measured(s, out, md_item);
     fputs("\n<!-- /real libraries -->\n", out);
@@ -338,10 +400,10 @@ static void html_real(FILE *out, const struct ga_backward_section *s)
             const struct ga_backward_real_row *r = &s->real[i];
             char call[512];
             const char *cells[] = { call, r->desc->formula, r->desc->computes };
-            snprintf(call, sizeof call, "%s %s: %s", r->desc->library, r->about.version,
-                     r->desc->entry);
+            snprintf(call, sizeof call, "%s %s: %s%s%s", r->desc->library, r->about.version,
+                     r->desc->entry, length_joint(r), length_text(r));
             fputs("<tr><td><code>", out);
-            ga_html_escape(out, r->desc->name);
+            ga_html_escape(out, r->name);
             fputs("</code></td>", out);
             for (size_t k = 0; k < 3; k++) {
                 fputs("<td>", out);
@@ -352,6 +414,7 @@ static void html_real(FILE *out, const struct ga_backward_section *s)
         }
         fputs("</tbody>\n</table></div>\n", out);
     }
+    html_lengths(out, s);
     fputs("<h4>Not measured here</h4>\n<ul>\n", out);
     not_measured(s, out, html_item);
     fputs("</ul>\n<!-- /real libraries -->\n", out);
@@ -484,9 +547,14 @@ static int json_row(FILE *out, const struct ga_backward_section *s, const struct
                     const struct ga_backward_real_row *real)
 {
     struct ga_backward_sweep sweep = { .name = v->name, .reference = v->reference,
-                                       .pairs = &s->pairs };
-    static const char *const keys[] = { "library", "version", "call", "path", "machine" };
-    const char *values[5];
+                                       .pairs = real && real->length != GA_REAL_LONG
+                                                    ? &s->length_pairs
+                                                    : &s->pairs };
+    static const char *const keys[] = { "library", "version", "call", "path", "machine",
+                                        "lengths" };
+    const char *values[6];
+    char call[512];
+    size_t n_keys = 5;
     char *text = NULL;
     size_t len = 0;
     FILE *mem;
@@ -495,9 +563,13 @@ static int json_row(FILE *out, const struct ga_backward_section *s, const struct
         return ga_backward_print_json(out, &sweep, v->stats);
     values[0] = real->desc->library;
     values[1] = real->about.version;
-    values[2] = real->desc->entry;
+    snprintf(call, sizeof call, "%s%s%s", real->desc->entry, length_joint(real),
+             length_text(real));
+    values[2] = call;
     values[3] = real->about.path;
     values[4] = s->machine;
+    values[5] = real->lengths;
+    n_keys += real->lengths[0] != '\0';
     if (!(mem = open_memstream(&text, &len)))
         return -1;
     if (ga_backward_print_json(mem, &sweep, v->stats) != 0 || fclose(mem) != 0 || len < 3) {
@@ -506,7 +578,7 @@ static int json_row(FILE *out, const struct ga_backward_section *s, const struct
     }
     /* the object without its closing "}\n", then the real library's keys */
     fprintf(out, "%.*s", (int)(len - 3), text);
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    for (size_t k = 0; k < n_keys; k++) {
         fprintf(out, ",\n  \"%s\": ", keys[k]);
         ga_json_string(out, values[k]);
     }
@@ -551,8 +623,9 @@ int ga_write_backward_real_csv(FILE *out, const struct ga_backward_section *s)
 {
     static const char *const regions[] = { "all", "root" };
     struct row_view v;
+    char path[512];
 
-    fprintf(out, "%s,library,version,path,machine\n", csv_head);
+    fprintf(out, "%s,library,version,path,machine,lengths\n", csv_head);
     for (size_t i = 0; view_at(s, true, i, &v); i++)
         for (int k = 0; k < 2; k++) {
             csv_region(out, s->format, &v, regions[k], k ? &v.stats->root : &v.stats->all);
@@ -561,9 +634,13 @@ int ga_write_backward_real_csv(FILE *out, const struct ga_backward_section *s)
             fputc(',', out);
             csv_text(out, s->real[i].about.version);
             fputc(',', out);
-            csv_text(out, s->real[i].about.path);
+            snprintf(path, sizeof path, "%s%s%s", s->real[i].about.path,
+                     length_joint(&s->real[i]), length_text(&s->real[i]));
+            csv_text(out, path);
             fputc(',', out);
             csv_text(out, s->machine);
+            fputc(',', out);
+            csv_text(out, s->real[i].lengths);
             fputc('\n', out);
         }
     return ferror(out) ? -1 : 0;
