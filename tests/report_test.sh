@@ -4,12 +4,6 @@
 . "${top_srcdir:-.}/tests/tap.sh"
 reports=${top_srcdir:-.}/reports
 
-# skip DESCRIPTION REASON: a TAP skip.
-skip() {
-    tap_count=$((tap_count + 1))
-    echo "ok $tap_count # SKIP $1: $2"
-}
-
 # The real libraries' figures (a page's <!-- machine --> line and its
 # <!-- real libraries --> section, FORMAT-real.*) depend on the CPU's vector
 # dispatch and the libraries built: compared only where the machine line

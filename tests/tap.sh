@@ -9,6 +9,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # check DESCRIPTION COMMAND...: ok when COMMAND succeeds.
+# skip DESCRIPTION REASON: a TAP skip.
+skip() {
+    tap_count=$((tap_count + 1))
+    echo "ok $tap_count # SKIP $1: $2"
+}
+
 check() {
     local description=$1
     shift
