@@ -83,6 +83,18 @@ PY
 check "each row of another length has the figures of its own sweep and names its length" \
     same_as_sweep
 
+# One element per call skips oneDNN and ATen's vector loop alike: its
+# scalar loop, the catalogue's models of it (doc/libraries.md).
+same_bits() {
+    "$GELU_ACC" compare "$1" "$2" --format float32 --domain stride:4096 --json |
+        "$PYTHON" -c "import json,sys; c=json.load(sys.stdin); sys.exit(c['same_bits'] != c['inputs'] or c['inputs'] != 1 << 20)"
+}
+if have torch; then
+    check "torch_erf_len1 = erf and torch_tanh_len1 = tanh_fma, float32, every 4096th input" \
+        bash -c "$(declare -f same_bits); GELU_ACC='$GELU_ACC' PYTHON='$PYTHON';
+                 same_bits erf torch_erf_len1 && same_bits tanh_fma torch_tanh_len1"
+fi
+
 if have torch && grep -qw avx512_bf16 /proc/cpuinfo; then
     cr() { "$GELU_ACC" sweep --impl "$1" --format bfloat16 --json |
            "$PYTHON" -c "import json,sys; print(json.load(sys.stdin)[0]['correctly_rounded'])"; }
