@@ -109,10 +109,15 @@ for fmt, domain in domains.items():
     assert '#### Not measured here' in sub and 'XNNPACK' in sub, fmt
     for row in rows:
         real = {k: row.pop(k) for k in ('library', 'version', 'call', 'path', 'machine')}
+        row.pop('lengths', None)  # a long row's other lengths: real_lengths_test.sh
         assert real['library'] and real['version'] and real['machine'], (fmt, row['impl'])
         assert '| `%s` |' % row['impl'] in sub, (fmt, row['impl'])
+        # a row of another length: on the lengths' pairs, which its page names
+        other_length = row['impl'].endswith(('_len1', '_len67'))
+        assert other_length or row['domain'] == domain, (fmt, row['impl'], row['domain'])
+        assert not other_length or 'Pairs: `%s`' % row['domain'] in sub, (fmt, row['impl'])
         out = subprocess.run([prog, 'sweep', '--backward', '--impl', row['impl'], '--format', fmt,
-                              '--domain', domain, '--reference', row['reference'], '--json'],
+                              '--domain', row['domain'], '--reference', row['reference'], '--json'],
                              check=True, capture_output=True, text=True).stdout
         assert row == json.loads(out), (fmt, row['impl'], row, out)
     print(fmt, len(rows), 'real rows')
