@@ -19,24 +19,73 @@ printf '0xc0b00000\n0xc1000000\n0x3f800000\n0xff800000\n0x7fc00000\n' > "$tmp/po
 check "gelu-ort.mjs runs every variant and format" \
     node "$ort/gelu-ort.mjs" --gelu-acc "$GELU_ACC" --out "$tmp/out" --float32-domain "file:$tmp/points"
 
-# The manifest: 12 sections; float32 and float16 graded, bfloat16 unsupported
-# (the bfloat16 section read whole, up to its blank line: its keys grow).
+# The manifest's sections, as "name format inputs outputs reference path lengths"
+# lines (measured ones), or "name format unsupported".
+sections() {
+    "$PYTHON" - "$tmp/out/manifest" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+for block in text.split('\n\n'):
+    m = re.search(r'^\[(.*)\]$', block, re.M)
+    if not m:
+        continue
+    kv = dict(re.findall(r'^(\w+) = (.*)$', block, re.M))
+    if 'unsupported' in kv:
+        print(m.group(1), kv['format'], 'unsupported', kv['unsupported'])
+    else:
+        print(m.group(1), kv['format'], kv['inputs'], kv['kernel'][len('outputs:'):],
+              kv['reference'], '|', kv.get('path', ''), '|', kv.get('lengths', ''))
+PY
+}
+
+# 12 operator sections (float32 and float16 graded, bfloat16 unsupported),
+# each graded one on long runs with its other lengths' note, and one more
+# section per length that differs; every section names its CPU.
 count_lines() { grep -c "$1" "$tmp/out/manifest"; }
-check "the manifest lists 12 sections with their CPU, 8 graded and 4 unsupported (bfloat16)" \
-    bash -c "$(declare -f count_lines); tmp=$tmp;
-             [ \$(count_lines '^\[onnxruntime-') = 12 ] && [ \$(count_lines '^kernel = outputs:') = 8 ] &&
-             [ \$(count_lines '^unsupported = ') = 4 ] && [ \$(count_lines '^version = 1.30.0\$') = 12 ] &&
-             [ \$(count_lines '^cpu = .') = 12 ] && [ \$(count_lines '^isa = ') = 12 ] &&
-             sed -n '/^\[onnxruntime-gelu-bfloat16\]/,/^\$/p' $tmp/out/manifest | grep -q '^unsupported = .*Could not find an implementation'"
+manifest_ok() {
+    sections > "$tmp/sections" || return 1
+    local long len unsupported
+    long=$(grep -c '| long tensors: runs of up to 1048576 elements, padded to a multiple of 64 | length' "$tmp/sections")
+    len=$(grep -c '^onnxruntime-[a-z-]*-len\(1\|67\)-[a-z0-9]* ' "$tmp/sections")
+    unsupported=$(grep -c ' unsupported ' "$tmp/sections")
+    echo "$long long runs, $len other lengths, $unsupported unsupported"
+    [ "$long" = 8 ] && [ "$unsupported" = 4 ] &&
+        [ "$(count_lines '^\[onnxruntime-')" = $((12 + len)) ] &&
+        [ "$(count_lines '^version = 1.30.0$')" = $((12 + len)) ] &&
+        [ "$(count_lines '^cpu = .')" = $((12 + len)) ] && [ "$(count_lines '^isa = ')" = $((12 + len)) ] &&
+        grep -q '^onnxruntime-gelu-bfloat16 bfloat16 unsupported .*Could not find an implementation' "$tmp/sections"
+}
+check "the manifest: 12 operators with their CPU, 8 graded on long runs with their lengths, 4 unsupported (bfloat16)" \
+    manifest_ok
 
 # The files each graded section names grade again to the JSON it names.
-check "every graded section's files grade again to its graded JSON" \
-    bash -c "cd $tmp/out && for s in \$(sed -n 's/^kernel = outputs://p' manifest); do
-                 f=\${s%.npy}; f=\${f##*-}; r=\$(grep -A5 \"^\\[\${s%.npy}\\]\" manifest | sed -n 's/^reference = //p')
-                 $GELU_ACC grade --format \$f --inputs inputs-\$f.npy --outputs \$s --reference \$r \\
-                     --name \${s%.npy} --json > again.json || exit 1
-                 cmp again.json \${s%.npy}.json || exit 1
-             done"
+grade_again() {
+    cd "$tmp/out" || return 1
+    while read -r name format inputs outputs reference rest; do
+        [ "$inputs" = unsupported ] && continue
+        "$GELU_ACC" grade --format "$format" --inputs "$inputs" --outputs "$outputs" \
+            --reference "$reference" --name "$name" --json > again.json || return 1
+        cmp again.json "$name.json" || return 1
+    done < "$tmp/sections"
+}
+check "every graded section's files grade again to its graded JSON" grade_again
+
+# Each long run's note against gelu-acc compare of its outputs with those of
+# each length that differs (the same inputs for float16).
+lengths_agree() {
+    cd "$tmp/out" || return 1
+    grep '^onnxruntime-[a-z-]*-len\(1\|67\)-float16 ' "$tmp/sections" | while read -r name format inputs outputs reference rest; do
+        long=${name/-len1-/-}; long=${long/-len67-/-}
+        len=${name#*-len}; len=${len%%-*}
+        differ=$("$GELU_ACC" compare "outputs:$long.npy" "outputs:$outputs" --inputs "$inputs" \
+                     --format "$format" --reference "$reference" --json |
+                 "$PYTHON" -c "import json,sys; c=json.load(sys.stdin); print(c['inputs'] - c['same_bits'])")
+        grep "^$long " "$tmp/sections" | grep -q "length $len: $differ of 65536 inputs differ (row $name)" ||
+            { echo "$name: compare counts $differ"; return 1; }
+    done
+}
+check "each float16 length that differs: its count in the note = gelu-acc compare of the two outputs" \
+    lengths_agree
 
 # ONNX Runtime 1.30 on the CPU: gelu(-5.5) = -1.639e-7 (the truth is
 # -1.044e-7), -0 at -8, NaN at -inf, the exact Gelu and the contrib Gelu agree;

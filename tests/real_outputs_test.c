@@ -56,6 +56,8 @@ static const char graded[] =
     "inputs = in.npy\n"
     "domain = stride:16\n"
     "graph = Gelu\n"
+    "path = long tensors\n"
+    "lengths = lengths 1 and 67: the same bits on 16 inputs\n"
     "graded = out.json\n"
     "\n"
     "[onnxruntime-gelu-tanh-bfloat16]\n"
@@ -101,6 +103,8 @@ static void test_reads_graded_and_unsupported_sections(void **state)
     assert_string_equal(e->inputs, want);
     assert_string_equal(e->domain, "stride:16");
     assert_string_equal(e->graph, "Gelu");
+    assert_string_equal(e->path, "long tensors");
+    assert_string_equal(e->lengths, "lengths 1 and 67: the same bits on 16 inputs");
     assert_string_equal(e->unsupported, "");
     assert_int_equal(e->line, 2);
 
@@ -109,6 +113,8 @@ static void test_reads_graded_and_unsupported_sections(void **state)
     assert_int_equal(e->reference, GA_GELU_TANH);
     assert_string_equal(e->unsupported, "the session fails");
     assert_string_equal(e->outputs, "");
+    assert_string_equal(e->path, "");
+    assert_string_equal(e->lengths, "");
 
     e = &ro.entries[2];
     assert_string_equal(e->outputs, "/data/y.npy");
@@ -150,6 +156,8 @@ static void test_refusals_name_file_line_and_reason(void **state)
     refused("[s]\nformat = float99\n", 2, "unknown format 'float99'");
     refused("[s]\nreference = erf\n", 2, "reference 'erf': gelu or gelu_tanh");
     refused(HEAD "unsupported = no\ngraph = Gelu\n", 8, "'graph' with 'unsupported'");
+    refused(HEAD "unsupported = no\nlengths = x\n", 8, "'lengths' with 'unsupported'");
+    refused(HEAD "path = a\npath = b\n", 8, "'path' is given twice");
     refused(HEAD "kernel = outputs:y.npy\ninputs = x.npy\n", 1,
             "section [s] has neither 'domain' nor 'unsupported'");
     refused("[s]\nlibrary = L\n[t]\n", 1, "section [s] has no 'version'");

@@ -32,6 +32,18 @@ graph = Div
 cpu = Some CPU 9000, rev. 2
 isa = avx avx2 fma
 
+[half-f16-len1]
+library = somelib
+version = 0.1
+operator = Half (not GELU at all)
+format = float16
+reference = gelu
+kernel = outputs:half16.npy
+inputs = in16.npy
+domain = $1
+path = one element per run
+lengths = (not checked: a length row)
+
 [refused-bf16]
 library = somelib
 version = 0.1
@@ -68,7 +80,16 @@ assert r == g, [(k, r.get(k), g.get(k)) for k in set(r) | set(g) if r.get(k) != 
 "
 done
 check "the CSV row graded from files names the manifest's CPU, quoted where it holds a comma" \
-    grep -q '^half-f16,float16,gelu_tanh,all,.*,"Some CPU 9000, rev. 2",avx avx2 fma,somelib,0.1,Half (not GELU at all),Div$' "$tmp/r/float16-real.csv"
+    grep -q '^half-f16,float16,gelu_tanh,all,.*,"Some CPU 9000, rev. 2",avx avx2 fma,somelib,0.1,Half (not GELU at all),Div,$' "$tmp/r/float16-real.csv"
+check "a manifest's path follows the operator in the row's call, its lengths go to the row's lengths key" \
+    "$PYTHON" -c "
+import json
+rows = {r['impl']: r for r in json.load(open('$tmp/r/float16-real.json'))}
+r = rows['half-f16-len1']
+assert r['call'] == 'Half (not GELU at all); one element per run', r['call']
+assert r['lengths'] == '(not checked: a length row)', r.get('lengths')
+assert 'lengths' not in rows['half-f16'], rows['half-f16']
+"
 check "the page says what ran and where it came from" \
     grep -q '^| `half-f16` | somelib 0.1: Half (not GELU at all), run outside gelu-acc; graph as run: Div |' "$tmp/r/float16.md"
 check "the machine line names the library graded from files" \

@@ -131,8 +131,9 @@ static int grade_section(const struct ga_format *f, const struct ga_real_outputs
                                .models = text->models, .formula = text->formula,
                                .computes = text->computes, .real = true };
         snprintf(text->models, sizeof text->models, "%s %s: %s, run outside "
-                 "gelu-acc%s%s", e->library, e->version, e->operator_text,
-                 e->graph[0] ? "; graph as run: " : "", e->graph);
+                 "gelu-acc%s%s%s%s", e->library, e->version, e->operator_text,
+                 e->graph[0] ? "; graph as run: " : "", e->graph, e->path[0] ? "; " : "",
+                 e->path);
         snprintf(text->formula, sizeof text->formula, "as the library computes it");
         snprintf(text->computes, sizeof text->computes, "outputs graded from files");
         m[r].impl = &row;

@@ -135,6 +135,10 @@ static bool describe_called(const struct ga_report_real *rr, const struct ga_for
     return false;
 }
 
+/* A graded line: name, cpu, isa, library, version, call (the operator and
+ * the manifest's path), path (its graph), lengths. */
+enum { GRADED_FIELDS = 8 };
+
 /* Append one field of a graded line: tabs and line breaks become blanks. */
 static void put_field(char *buf, size_t size, const char *text, char end)
 {
@@ -156,21 +160,25 @@ void ga_report_graded_machine(const struct ga_format *f, const struct ga_real_ou
     for (size_t k = 0; k < nro; k++)
         for (size_t i = 0; i < ro[k].count; i++) {
             const struct ga_real_outputs_entry *e = &ro[k].entries[i];
-            const char *fields[7] = { e->name, e->cpu[0] ? e->cpu : not_recorded,
-                                      e->isa[0] ? e->isa : not_recorded, e->library,
-                                      e->version, e->operator_text,
-                                      e->graph[0] ? e->graph : "not reported" };
+            char call[sizeof e->operator_text + sizeof e->path + 2];
+            const char *fields[GRADED_FIELDS] = { e->name, e->cpu[0] ? e->cpu : not_recorded,
+                                                  e->isa[0] ? e->isa : not_recorded, e->library,
+                                                  e->version, call,
+                                                  e->graph[0] ? e->graph : "not reported",
+                                                  e->lengths };
             if (e->format != f || e->unsupported[0])
                 continue;
-            for (size_t q = 0; q < 7; q++)
-                put_field(buf, size, fields[q], q + 1 < 7 ? '\t' : '\n');
+            snprintf(call, sizeof call, "%s%s%s", e->operator_text, e->path[0] ? "; " : "",
+                     e->path);
+            for (size_t q = 0; q < GRADED_FIELDS; q++)
+                put_field(buf, size, fields[q], q + 1 < GRADED_FIELDS ? '\t' : '\n');
         }
 }
 
 void ga_report_real_describe(struct ga_report_real *rr, const struct ga_format *f,
                              struct ga_result *r, size_t n)
 {
-    const char *line[7];
+    const char *line[GRADED_FIELDS];
     char *at = rr->graded_machine;
 
     for (size_t i = 0; i < n; i++)
@@ -178,15 +186,16 @@ void ga_report_real_describe(struct ga_report_real *rr, const struct ga_format *
             r[i].machine = (struct ga_result_machine){ NULL };
     /* each graded line: its fields as strings, given to the rows of its name */
     while (*at) {
-        for (size_t q = 0; q < 7; q++) {
+        for (size_t q = 0; q < GRADED_FIELDS; q++) {
             line[q] = at;
-            at += strcspn(at, q + 1 < 7 ? "\t" : "\n");
+            at += strcspn(at, q + 1 < GRADED_FIELDS ? "\t" : "\n");
             if (*at)
                 *at++ = '\0';
         }
         for (size_t i = 0; i < n; i++)
             if (r[i].machine.cpu == NULL && strcmp(r[i].impl, line[0]) == 0)
                 r[i].machine = (struct ga_result_machine){ line[1], line[2], line[3], line[4],
-                                                           line[5], line[6], NULL };
+                                                           line[5], line[6],
+                                                           line[7][0] ? line[7] : NULL };
     }
 }

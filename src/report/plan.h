@@ -36,9 +36,9 @@ struct ga_report_real {
     char cpu[128], isa[128];   /* ga_real_cpu's */
     char machine[512];
     char not_measured[4096];   /* lines "name: why" */
-    /* the rows graded from files: a line "name\tcpu\tisa\tlibrary\tversion\tcall\tpath"
+    /* the rows graded from files: a line "name\tcpu\tisa\tlibrary\tversion\tcall\tpath\tlengths"
      * each (ga_report_graded_machine), split into strings by ga_report_real_describe */
-    char graded_machine[4096];
+    char graded_machine[16384];
     /* The tensor lengths (engine/report_lengths.h): per kernel above, what
      * its other lengths gave ("" when not checked); and the kernels at a
      * length that gave other bits, each a row of its own, with its call. */

@@ -12,11 +12,12 @@
 
 enum key {
     KEY_LIBRARY, KEY_VERSION, KEY_OPERATOR, KEY_FORMAT, KEY_REFERENCE, KEY_KERNEL, KEY_INPUTS,
-    KEY_DOMAIN, KEY_GRAPH, KEY_GRADED, KEY_UNSUPPORTED, KEY_CPU, KEY_ISA, KEY_COUNT
+    KEY_DOMAIN, KEY_GRAPH, KEY_GRADED, KEY_UNSUPPORTED, KEY_CPU, KEY_ISA, KEY_PATH,
+    KEY_LENGTHS, KEY_COUNT
 };
 static const char *const key_names[KEY_COUNT] = {
     "library", "version", "operator", "format", "reference", "kernel", "inputs",
-    "domain", "graph", "graded", "unsupported", "cpu", "isa",
+    "domain", "graph", "graded", "unsupported", "cpu", "isa", "path", "lengths",
 };
 
 struct reader {
@@ -88,6 +89,10 @@ static int parse_key_value(struct reader *rd, struct ga_real_outputs_entry *e,
         return copy_value(rd, e->cpu, sizeof e->cpu, key, value);
     case KEY_ISA:
         return copy_value(rd, e->isa, sizeof e->isa, key, value);
+    case KEY_PATH:
+        return copy_value(rd, e->path, sizeof e->path, key, value);
+    case KEY_LENGTHS:
+        return copy_value(rd, e->lengths, sizeof e->lengths, key, value);
     case KEY_UNSUPPORTED:
         return copy_value(rd, e->unsupported, sizeof e->unsupported, key, value);
     case KEY_DOMAIN:
@@ -123,7 +128,7 @@ static int finish_entry(struct reader *rd, const struct ga_real_outputs_entry *e
                                          KEY_REFERENCE };
     static const enum key measured[] = { KEY_KERNEL, KEY_INPUTS, KEY_DOMAIN };
     static const enum key only_measured[] = { KEY_KERNEL, KEY_INPUTS, KEY_DOMAIN, KEY_GRAPH,
-                                              KEY_GRADED };
+                                              KEY_GRADED, KEY_LENGTHS };
     int header = e->line;
 
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)

@@ -19,6 +19,10 @@
  *   cpu = AMD EPYC 9R14                 optional: the CPU that computed the
  *   isa = avx avx2 fma f16c             outputs and its extensions, as
  *                                       ga_real_cpu names them (real.h)
+ *   path = long tensors                 optional: the call's length or route,
+ *                                       shown with the operator
+ *   lengths = lengths 1 and 67: ...     optional: what other lengths gave
+ *                                       against these outputs (a long run)
  *   graded = FILE.json                  optional, ignored here
  * or, instead of kernel/inputs/domain/graph/graded:
  *   unsupported = REASON                the library refuses it: listed, not measured
@@ -38,6 +42,7 @@ struct ga_real_outputs_entry {
     char name[128];
     char library[128], version[64], operator_text[256], graph[256];
     char cpu[128], isa[128];             /* "" when the manifest does not say */
+    char path[256], lengths[384];        /* "" when the manifest does not say */
     const struct ga_format *format;
     enum ga_function reference;
     char outputs[1024], inputs[1024];   /* paths as the report opens them */

@@ -17,8 +17,8 @@
 #define MAGIC "gelu-acc report "  /* 16 bytes, no NUL */
 /* 2: the backward options; 3: the backward sections; 4: the float64 domain,
  * sweep partials of version 3, rows graded from --real-outputs files; 5: the
- * machine of each graded section */
-#define VERSION 5u
+ * machine of each graded section; 6: its manifest's path and lengths */
+#define VERSION 6u
 
 int ga_report_partial_add_format(struct ga_report_partial *rp, const struct ga_format *f,
                                  size_t count)

@@ -29,7 +29,7 @@ struct ga_report_partial_format {
     char graded_not_measured[4096];  /* their unsupported sections, one line each */
     /* where and how each graded section ran, as its manifest says: a line
      * "name\tcpu\tisa\tlibrary\tversion\tcall\tpath" each (report/plan.h) */
-    char graded_machine[4096];
+    char graded_machine[16384];
 };
 
 struct ga_report_partial {

@@ -16,6 +16,7 @@ import { encodeModel, graphOpTypes, ELEM } from './onnx-model.mjs';
 import { openNpy, readChunk, createNpy } from './npy.mjs';
 
 const CHUNK = 1 << 20;
+const LENGTHS_MAX = 1 << 20;  // inputs the other lengths run on at most
 const NPY_DTYPE = { float32: '<f4', float16: '<f2', bfloat16: '<u2' };
 // Tensor types of the JavaScript API: it has no bfloat16 tensors.
 const JS_TYPE = { float32: ['float32', Float32Array], float16: ['float16', Uint16Array] };
@@ -74,18 +75,84 @@ async function openSession(variant, format) {
   }
 }
 
+// The tensor lengths, as gelu-acc's own modules call libraries
+// (doc/libraries.md, "Tensor lengths"): long runs, one element per run, and
+// runs of 67 elements, three inputs after a body of 64 copies of the first.
+const BODY = 64, TAIL = 3;
+const LENGTHS = [
+  { suffix: 'len1', label: '1', path: 'one element per run' },
+  { suffix: 'len67', label: '67', path: 'length 67: the 3 elements after a 64-element vector body' },
+];
+const LONG_PATH = `long tensors: runs of up to ${CHUNK} elements, padded to a multiple of ${BODY}`;
+// Bit patterns of each format, and whether one is a NaN.
+const BITS = { float32: Uint32Array, float16: Uint16Array };
+const IS_NAN = {
+  float32: (b) => (b & 0x7f800000) === 0x7f800000 && (b & 0x7fffff) !== 0,
+  float16: (b) => (b & 0x7c00) === 0x7c00 && (b & 0x3ff) !== 0,
+};
+
+// The session on a run of bit patterns; its outputs' bit patterns.  The
+// tensor is a view of the same bytes: no NaN passes through a JS number.
+async function runBits(session, format, bits) {
+  const [tensorType, TypedArray] = JS_TYPE[format];
+  const x = new ort.Tensor(tensorType, new TypedArray(bits.buffer, bits.byteOffset, bits.length), [bits.length]);
+  const { y } = await session.run({ x });
+  return new BITS[format](y.data.buffer, y.data.byteOffset, bits.length);
+}
+
+// The session on every element of bits at a length (LENGTHS), outputs in order.
+async function runAtLength(session, format, bits, length) {
+  const out = new BITS[format](bits.length);
+  if (length.suffix === 'len1') {
+    for (let i = 0; i < bits.length; i++)
+      out[i] = (await runBits(session, format, bits.subarray(i, i + 1)))[0];
+    return out;
+  }
+  const call = new BITS[format](BODY + TAIL);
+  for (let i = 0; i < bits.length; i += TAIL) {
+    const k = Math.min(TAIL, bits.length - i);
+    call.fill(bits[i], 0, BODY);
+    call.set(bits.subarray(i, i + k), BODY);
+    call.fill(bits[i + k - 1], BODY + k);
+    out.set((await runBits(session, format, call)).subarray(BODY, BODY + k), i);
+  }
+  return out;
+}
+
+// Inputs where two runs differ in bits, any NaN matching any NaN.
+function differing(format, a, b) {
+  let n = 0;
+  for (let i = 0; i < a.length; i++)
+    n += a[i] !== b[i] && !(IS_NAN[format](a[i]) && IS_NAN[format](b[i]));
+  return n;
+}
+
+function readBits(path, format) {
+  const npy = openNpy(path);
+  try {
+    const bytes = readChunk(npy, 0, npy.length);
+    return new BITS[format](bytes.buffer, bytes.byteOffset, npy.length);
+  } finally {
+    closeSync(npy.fd);
+  }
+}
+
+function writeBits(path, format, bits) {
+  const npy = createNpy(path, NPY_DTYPE[format], bits.length);
+  npy.append(Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength));
+  npy.close();
+}
+
 // Runs the session on every input of the file and writes the outputs.
 async function run(session, format, inputsPath, outputsPath) {
-  const [tensorType, TypedArray] = JS_TYPE[format];
   const input = openNpy(inputsPath);
   const output = createNpy(outputsPath, NPY_DTYPE[format], input.length);
   try {
     for (let start = 0; start < input.length; start += CHUNK) {
       const count = Math.min(CHUNK, input.length - start);
       const bytes = readChunk(input, start, count);
-      const x = new ort.Tensor(tensorType, new TypedArray(bytes.buffer, bytes.byteOffset, count), [count]);
-      const { y } = await session.run({ x });
-      output.append(Buffer.from(y.data.buffer, y.data.byteOffset, y.data.byteLength));
+      const y = await runLong(session, format, new BITS[format](bytes.buffer, bytes.byteOffset, count));
+      output.append(Buffer.from(y.buffer, y.byteOffset, y.byteLength));
     }
   } finally {
     closeSync(input.fd);
@@ -109,6 +176,13 @@ for (const format of opt.formats.split(',')) {
   const domain = format === 'float32' ? opt['float32-domain'] : 'all';
   const inputs = `inputs-${format}.npy`;
   geluAcc('inputs', '--format', format, '--domain', domain, '-o', inputs, '--force');
+  // The other lengths run one call per input or three: on the format's
+  // inputs, or every 4096th float32 input where those are more.
+  let lengthsInputs = { file: inputs, domain };
+  if (format === 'float32' && inputCount(inputs) > LENGTHS_MAX) {
+    lengthsInputs = { file: 'inputs-float32-lengths.npy', domain: 'stride:4096' };
+    geluAcc('inputs', '--format', format, '--domain', lengthsInputs.domain, '-o', lengthsInputs.file, '--force');
+  }
   for (const variant of VARIANTS) {
     const section = `onnxruntime-${variant.name}-${format}`;
     const record = { section, operator: variant.describe, format, reference: variant.reference, domain };
@@ -129,16 +203,85 @@ for (const format of opt.formats.split(',')) {
       writeFileSync(join(opt.out, graded), json);
       Object.assign(record, { outputs, inputs, graded, graph: opened.graph, seconds });
       lines.push(`kernel = outputs:${outputs}`, `inputs = ${inputs}`, `domain = ${domain}`,
-        `graph = ${opened.graph.join(' ')}`, `graded = ${graded}`);
+        `graph = ${opened.graph.join(' ')}`, `path = ${LONG_PATH}`);
+      const other = await otherLengths(opened, variant, format, section, lengthsInputs);
+      lines.push(`lengths = ${other.note}`, `graded = ${graded}`);
+      record.lengths = other.note;
       await opened.session.release();
+      sidecar.variants.push(record);
+      manifest.push(...lines, '');
+      console.log(`${section}: graded, ${gradedSummary(join(opt.out, graded))}`);
+      for (const extra of other.sections) {
+        sidecar.variants.push(extra.record);
+        manifest.push(...extra.lines, '');
+        console.log(`${extra.record.section}: graded, ${gradedSummary(join(opt.out, extra.record.graded))}`);
+      }
+      continue;
     }
     sidecar.variants.push(record);
     manifest.push(...lines, '');
-    console.log(`${section}: ${record.unsupported ?? `graded, ${gradedSummary(join(opt.out, `${section}.json`))}`}`);
+    console.log(`${section}: ${record.unsupported}`);
   }
+}
+
+// A variant's other lengths against long runs, on the lengths' inputs: the
+// note of its long section, and a section of its own for each length that
+// differs on some input.
+async function otherLengths(opened, variant, format, section, lengthsInputs) {
+  const inputs = readBits(join(opt.out, lengthsInputs.file), format);
+  const long = await runLong(opened.session, format, inputs);
+  const results = [], sections = [];
+  for (const length of LENGTHS) {
+    const out = await runAtLength(opened.session, format, inputs, length);
+    const differ = differing(format, out, long);
+    results.push({ length, differ });
+    if (differ === 0) continue;
+    const name = `onnxruntime-${variant.name}-${length.suffix}-${format}`;
+    const outputs = `${name}.npy`, graded = `${name}.json`;
+    writeBits(join(opt.out, outputs), format, out);
+    writeFileSync(join(opt.out, graded), geluAcc('grade', '--format', format, '--inputs', lengthsInputs.file,
+      '--outputs', outputs, '--reference', variant.reference, '--name', name, '--json'));
+    sections.push({
+      record: { section: name, operator: variant.describe, format, reference: variant.reference,
+        domain: lengthsInputs.domain, outputs, inputs: lengthsInputs.file, graded, graph: opened.graph, path: length.path },
+      lines: [`[${name}]`, 'library = onnxruntime-node', `version = ${version}`,
+        `operator = ${variant.describe}`, `format = ${format}`, `reference = ${variant.reference}`,
+        ...machineLines, `kernel = outputs:${outputs}`, `inputs = ${lengthsInputs.file}`,
+        `domain = ${lengthsInputs.domain}`, `graph = ${opened.graph.join(' ')}`, `path = ${length.path}`,
+        `graded = ${graded}`],
+    });
+  }
+  const n = inputs.length;
+  const note = results.every((r) => r.differ === 0)
+    ? `lengths 1 and 67: the same bits on ${n} inputs`
+    : results.map(({ length, differ }) => differ === 0
+      ? `length ${length.label}: the same bits on ${n} inputs`
+      : `length ${length.label}: ${differ} of ${n} inputs differ (row onnxruntime-${variant.name}-${length.suffix}-${format})`).join('; ');
+  return { note, sections };
+}
+
+// Long runs of bit patterns: chunks of up to CHUNK elements, the last
+// padded to a multiple of BODY with copies of its last input, so that every
+// input is in the vector body (a run of 5 inputs would be all remainder).
+async function runLong(session, format, bits) {
+  const out = new BITS[format](bits.length);
+  for (let start = 0; start < bits.length; start += CHUNK) {
+    const count = Math.min(bits.length - start, CHUNK);
+    const padded = new BITS[format](Math.ceil(count / BODY) * BODY);
+    padded.set(bits.subarray(start, start + count));
+    padded.fill(bits[start + count - 1], count);
+    out.set((await runBits(session, format, padded)).subarray(0, count), start);
+  }
+  return out;
 }
 writeFileSync(join(opt.out, 'manifest'), manifest.join('\n'));
 writeFileSync(join(opt.out, 'onnxruntime.json'), JSON.stringify(sidecar, null, 2) + '\n');
+
+function inputCount(file) {
+  const npy = openNpy(join(opt.out, file));
+  closeSync(npy.fd);
+  return npy.length;
+}
 
 function gradedSummary(path) {
   const [r] = JSON.parse(readFileSync(path, 'utf8'));
