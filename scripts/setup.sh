@@ -8,7 +8,8 @@
 # GMP, CMocka, Python 3 with NumPy and pytest (examples/pytest).  For the
 # checks that skip without them: PyTorch (python3-torch: the Python module's
 # tensor tests, examples/pytest's findings on torch's GELU), chromium and
-# fonts-liberation (the HTML render check) and valgrind (.ci/run);
+# fonts-liberation (the HTML render check), valgrind (.ci/run) and sollya
+# (the proof of the vector oracle's approximation errors, make vec-oracle-supnorm);
 # OpenMPI (libopenmpi-dev openmpi-bin) for ./configure --with-mpi and its tests.
 set -eu
 cd "$(dirname "$0")/.."
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 required="build-essential autoconf automake libtool pkg-config libmpfr-dev libgmp-dev
 libcmocka-dev python3 python3-numpy python3-pytest"
 optional="python3-torch chromium fonts-liberation valgrind libtorch-dev libdnnl-dev libsleef-dev libeigen3-dev
-libopenmpi-dev openmpi-bin"
+libopenmpi-dev openmpi-bin sollya"
 if [ "${1:-}" = --fuzzing ]; then
     required="$required clang libclang-rt-14-dev"  # libFuzzer, ASan and UBSan for clang
     shift

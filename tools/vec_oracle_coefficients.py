@@ -7,7 +7,8 @@ at 19 Chebyshev points of [-1, 0.94] (mpmath, 50 digits), coefficients rounded
 to double.  Prints them (highest degree first), then on 2^14 + 1 evenly spread
 points: the relative error of G (double coefficients) against g, Horner's
 condition number sum |c_i| |s|^i / g(s), and max |g'/g|; and the Taylor
-remainder of exp of degree 12 on |r| <= 0.3466.  Takes a few seconds."""
+remainder of exp of degree 12 on |r| <= 0.3466.  Takes a few seconds.
+These figures are samples; tools/vec_oracle_supnorm.sh proves them (Sollya)."""
 import mpmath as mp
 
 mp.mp.dps = 50
