@@ -54,6 +54,20 @@ r = json.load(open('$tmp/t.json'))[0]
 assert r['impl'] == 'torch_erf' and r['count'] == 65536
 assert (r['correctly_rounded'], r['wrong_zero_sign']) in ((64227, 0), (48914, 15912)), r
 \""
+    check "sweep --json and --csv of a real kernel name its machine and call, a model's row none" \
+        "$PYTHON" -c "
+import csv, io, json, subprocess
+run = lambda *a: subprocess.run(['$GELU_ACC', 'sweep', '--format', 'bfloat16', '--domain', 'range:-1:1'] + list(a),
+                                check=True, capture_output=True, text=True).stdout
+keys = ['cpu', 'isa', 'library', 'version', 'call', 'path']
+r = json.loads(run('--impl', 'torch_erf_len1', '--json'))[0]
+assert all(r[k] for k in keys if k != 'isa') and 'isa' in r, r
+assert r['library'] == 'PyTorch (libtorch)' and r['call'].endswith('; one element per call'), r['call']
+assert r['cpu'] in open('/proc/cpuinfo').read(), r['cpu']
+row = next(csv.DictReader(io.StringIO(run('--impl', 'torch_erf', '--csv'))))
+assert row['call'] == r['call'].split('; one element')[0] and row['path'], row
+assert not any(k in json.loads(run('--impl', 'erf', '--json'))[0] for k in keys)
+"
 else
     echo "# SKIP: the torch module was not built"
 fi

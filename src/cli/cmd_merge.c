@@ -127,7 +127,7 @@ int ga_cmd_merge(int argc, char **argv)
         ga_cli_error("merge: %s", why);
         status = strcmp(why, "out of memory") == 0 ? GA_EXIT_INTERNAL : GA_EXIT_USAGE;
     } else if (open_domain(all, &d) == 0) {
-        status = ga_cli_print_partial("merge", all, &d, form);
+        status = ga_cli_print_partial("merge", all, &d, form, NULL);
         ga_domain_free(&d);
     }
     ga_partial_free(all);

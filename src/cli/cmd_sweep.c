@@ -10,6 +10,7 @@
 #include "cli/progress.h"
 #include "engine/run_sweep.h"
 #include "io/parse_count.h"
+#include "report/plan.h"
 #include "state/ranks.h"
 
 static const char help[] =
@@ -132,8 +133,16 @@ static int sweep(struct ga_sweep_job *job, const struct ga_cli_options *o)
     status = ga_run_sweep(job, &done, why, sizeof why);
     if (status != GA_ENGINE_OK)
         ga_cli_error("sweep: %s", why);
-    else if (done.state && !done.written)
-        status = ga_cli_print_partial("sweep", done.state, &done.kernel.domain, o->form);
+    else if (done.state && !done.written && done.kernel.real != NULL) {
+        struct ga_report_machine_text text;
+        struct ga_result_machine machine;
+        ga_report_kernel_machine(done.kernel.real, ga_format_by_name(done.state->id.format),
+                                 &text, &machine);
+        status = ga_cli_print_partial("sweep", done.state, &done.kernel.domain, o->form,
+                                      &machine);
+    } else if (done.state && !done.written) {
+        status = ga_cli_print_partial("sweep", done.state, &done.kernel.domain, o->form, NULL);
+    }
     ga_sweep_done_free(&done);
     return status;
 }

@@ -124,7 +124,7 @@ int ga_cli_print_sweep(const char *cmd, const struct ga_result *r, enum ga_cli_f
 }
 
 int ga_cli_print_partial(const char *cmd, struct ga_partial *p, const struct ga_domain *d,
-                         enum ga_cli_form form)
+                         enum ga_cli_form form, const struct ga_result_machine *machine)
 {
     struct ga_result *r = malloc(sizeof *r);
     int status;
@@ -137,6 +137,8 @@ int ga_cli_print_partial(const char *cmd, struct ga_partial *p, const struct ga_
         ga_cli_error("%s: could not summarize the results", cmd);
         status = GA_EXIT_INTERNAL;
     } else {
+        if (machine != NULL)
+            r->machine = *machine;
         status = ga_cli_print_sweep(cmd, r, form);
     }
     free(r);

@@ -50,9 +50,10 @@ int ga_cli_measure(const char *cmd, const struct ga_format *f, const struct ga_d
  * kernel failed. */
 int ga_cli_print_sweep(const char *cmd, const struct ga_result *r, enum ga_cli_form form);
 
-/* ga_cli_print_sweep of a complete partial over its domain d. */
+/* ga_cli_print_sweep of a complete partial over its domain d; machine
+ * (NULL: none) gives a real kernel's row the machine keys. */
 int ga_cli_print_partial(const char *cmd, struct ga_partial *p, const struct ga_domain *d,
-                         enum ga_cli_form form);
+                         enum ga_cli_form form, const struct ga_result_machine *machine);
 
 /* A backward sweep's result on stdout (rank 0 alone), text or JSON: a
  * GA_EXIT_* status, GA_EXIT_REGRESSION when a batch of the kernel failed. */

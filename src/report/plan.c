@@ -199,3 +199,21 @@ void ga_report_real_describe(struct ga_report_real *rr, const struct ga_format *
                                                            line[7][0] ? line[7] : NULL };
     }
 }
+
+void ga_report_kernel_machine(const struct ga_real_kernel *k, const struct ga_format *f,
+                              struct ga_report_machine_text *text, struct ga_result_machine *m)
+{
+    const struct gelu_acc_real_info *about = ga_real_kernel_about(k);
+    enum ga_real_length length;
+    const struct ga_real *real = ga_real_find_at(ga_real_impl(k)->name, &length);
+
+    ga_real_cpu(text->cpu, sizeof text->cpu, text->isa, sizeof text->isa);
+    snprintf(text->call, sizeof text->call, "%s%s%s",
+             real == NULL            ? ""
+             : f->id == GA_FLOAT64 ? real->entry64
+                                   : real->desc.entry,
+             length == GA_REAL_LONG ? "" : "; ",
+             length == GA_REAL_LONG ? "" : ga_real_length_text(length));
+    *m = (struct ga_result_machine){ text->cpu, text->isa, real ? real->desc.library : "",
+                                     about->version, text->call, about->path, NULL };
+}

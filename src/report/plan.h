@@ -76,4 +76,13 @@ void ga_report_graded_machine(const struct ga_format *f, const struct ga_real_ou
 void ga_report_real_describe(struct ga_report_real *rr, const struct ga_format *f,
                              struct ga_result *r, size_t n);
 
+/* The machine keys of a row that real kernel k measured here on f (a
+ * sweep's row, as a report's real rows have them): the strings live in
+ * *text, which must outlive m. */
+struct ga_report_machine_text {
+    char cpu[128], isa[128], call[512];
+};
+void ga_report_kernel_machine(const struct ga_real_kernel *k, const struct ga_format *f,
+                              struct ga_report_machine_text *text, struct ga_result_machine *m);
+
 #endif
