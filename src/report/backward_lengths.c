@@ -20,11 +20,14 @@ struct outcome {
     char why[256];
 };
 
-/* s's length pairs: the section's, or the format's default where fewer. */
+/* s's length pairs: every x of a 16-bit format (the float32 section's
+ * default x: every 65536th) with dy = 1, or the section's pairs where
+ * fewer.  Each pair is a call of its own at length 1: every x through each
+ * path, without the section's 2^20 random pairs. */
 static int length_pairs(struct ga_backward_section *s, char *err, size_t errlen)
 {
     const struct ga_format *f = s->format;
-    const char *spec = f->bits <= 16 ? GA_BACKWARD_DOMAIN_16 : GA_BACKWARD_DOMAIN_32;
+    const char *spec = f->bits <= 16 ? "all" : GA_BACKWARD_DOMAIN_32;
     char why[512];
 
     if (ga_pairs_parse(&s->length_pairs, spec, f, ga_encode(f, 1.0), why, sizeof why) != 0) {

@@ -110,8 +110,9 @@ int ga_backward_section_from_partial(struct ga_backward_section *s, const struct
                                      size_t errlen);
 /* The tensor lengths of s's real rows (real/call_length.h), after they are
  * measured: each kernel whose module has lengths runs at one element per
- * call and at length 67 over the section's pairs or, where fewer, the
- * format's default pairs, beside its long-tensor kernel, and the outputs are
+ * call and at length 67 over every x of a 16-bit format, or float32's
+ * default x, with dy = 1 (the section's pairs where fewer), beside its
+ * long-tensor kernel, and the outputs are
  * compared bit for bit (any NaN matching any NaN).  A length that differs
  * on some pair becomes a row of its own; each long row's note says what its
  * lengths gave.  0, or -1 with a message (backward_lengths.c). */
