@@ -1,7 +1,6 @@
 /* The tensor lengths of a page's real kernels (engine/report_lengths.h). */
 #include "engine/report_lengths.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,30 +8,19 @@
 #include "domain/domain.h"
 #include "measure/output_tally.h"
 #include "real/real.h"
-
-/* The lengths besides long tensors. */
-static const enum ga_real_length other_lengths[] = { GA_REAL_ONE, GA_REAL_TAIL };
-enum { OTHER_LENGTHS = sizeof other_lengths / sizeof other_lengths[0] };
+#include "report/length_note.h"
 
 size_t ga_report_lengths_max(void)
 {
-    return 2 * OTHER_LENGTHS * ga_real_count();  /* against gelu, and tanh forms against theirs */
+    return 2 * GA_OTHER_LENGTHS * ga_real_count();  /* against gelu, and tanh forms against theirs */
 }
-
-/* What one length gave against long tensors. */
-struct outcome {
-    enum { NOT_RUN, SAME, DIFFERS } kind;
-    uint64_t inputs, differ;
-    char row[96];       /* DIFFERS: the row's name */
-    char why[512];      /* NOT_RUN: why */
-};
 
 /* Kernel k of rr at length over d: its rows into results when its bits
  * differ from the long kernel's on some input, its note either way. */
 static int check_length(const struct ga_format *f, struct ga_report_real *rr, size_t k,
                         enum ga_real_length length, const struct ga_domain *d,
                         const struct ga_sweep_options *base, const struct ga_report_share *share,
-                        struct ga_result *results, size_t *n, struct outcome *o)
+                        struct ga_result *results, size_t *n, struct ga_length_outcome *o)
 {
     const struct ga_impl *long_impl = ga_real_impl(rr->kernels[k]);
     const struct ga_real *r = ga_real_find(long_impl->name);
@@ -69,10 +57,10 @@ static int check_length(const struct ga_format *f, struct ga_report_real *rr, si
     } else if (m[0].failed || m[1].failed) {
         snprintf(o->why, sizeof o->why, "a call failed");
     } else if (tally.differ == 0) {
-        *o = (struct outcome){ .kind = SAME, .inputs = tally.inputs };
+        *o = (struct ga_length_outcome){ .kind = GA_LENGTH_SAME, .inputs = tally.inputs };
     } else {
         struct ga_report_length_row *row = &rr->length_rows[rr->length_row_count];
-        *o = (struct outcome){ .kind = DIFFERS, .inputs = tally.inputs, .differ = tally.differ };
+        *o = (struct ga_length_outcome){ .kind = GA_LENGTH_DIFFERS, .inputs = tally.inputs, .differ = tally.differ };
         snprintf(o->row, sizeof o->row, "%s", ga_real_impl(kernel)->name);
         for (size_t j = 0; status == GA_ENGINE_OK && j < count; j++)
             if (j != 1 && ga_result_from_measurement(&results[*n + rows++], &m[j], d,
@@ -95,35 +83,6 @@ static int check_length(const struct ga_format *f, struct ga_report_real *rr, si
     return status;
 }
 
-/* The note of a long row: "lengths 1 and 67: the same bits on N inputs"
- * when both agree with it, else one clause per length. */
-static void describe(char *note, const struct outcome *o)
-{
-    size_t used = 0;
-
-    note[0] = '\0';
-    if (o[0].kind == SAME && o[1].kind == SAME && o[0].inputs == o[1].inputs) {
-        snprintf(note, GA_REPORT_LENGTHS_NOTE, "lengths 1 and 67: the same bits on %" PRIu64
-                 " inputs", o[0].inputs);
-        return;
-    }
-    for (size_t l = 0; l < OTHER_LENGTHS && used < GA_REPORT_LENGTHS_NOTE; l++) {
-        const char *sep = l ? "; " : "";
-        const char *name = ga_real_length_suffix(other_lengths[l]) + 4;  /* "_len1": "1" */
-        int w = o[l].kind == SAME
-                    ? snprintf(note + used, GA_REPORT_LENGTHS_NOTE - used,
-                               "%slength %s: the same bits on %" PRIu64 " inputs", sep, name,
-                               o[l].inputs)
-                : o[l].kind == DIFFERS
-                    ? snprintf(note + used, GA_REPORT_LENGTHS_NOTE - used,
-                               "%slength %s: %" PRIu64 " of %" PRIu64 " inputs differ (row %.96s)",
-                               sep, name, o[l].differ, o[l].inputs, o[l].row)
-                    : snprintf(note + used, GA_REPORT_LENGTHS_NOTE - used,
-                               "%slength %s: not compared (%.200s)", sep, name, o[l].why);
-        used += w > 0 ? (size_t)w : 0;
-    }
-}
-
 int ga_report_lengths(const struct ga_format *f, struct ga_report_real *rr,
                       const struct ga_domain *real_domain, const struct ga_sweep_options *base,
                       const struct ga_report_share *share, struct ga_result *results, size_t *n)
@@ -134,7 +93,7 @@ int ga_report_lengths(const struct ga_format *f, struct ga_report_real *rr,
 
     if (rr->count == 0)
         return GA_ENGINE_OK;
-    rr->length_rows = calloc(OTHER_LENGTHS * rr->count, sizeof *rr->length_rows);
+    rr->length_rows = calloc(GA_OTHER_LENGTHS * rr->count, sizeof *rr->length_rows);
     if (rr->length_rows == NULL) {
         ga_report_say(share, "report: out of memory");
         return GA_ENGINE_UNDECIDED;
@@ -147,14 +106,14 @@ int ga_report_lengths(const struct ga_format *f, struct ga_report_real *rr,
         d = (struct ga_domain *)real_domain;
     for (size_t k = 0; status == GA_ENGINE_OK && k < rr->count; k++) {
         const struct ga_real *r = ga_real_find(ga_real_impl(rr->kernels[k])->name);
-        struct outcome o[OTHER_LENGTHS];
+        struct ga_length_outcome o[GA_OTHER_LENGTHS];
         if (r == NULL || !ga_real_has_lengths(&r->desc))
             continue;
-        for (size_t l = 0; status == GA_ENGINE_OK && l < OTHER_LENGTHS; l++)
-            status = check_length(f, rr, k, other_lengths[l], d, base, share, results, n,
+        for (size_t l = 0; status == GA_ENGINE_OK && l < GA_OTHER_LENGTHS; l++)
+            status = check_length(f, rr, k, ga_other_lengths[l], d, base, share, results, n,
                                   &o[l]);
         if (status == GA_ENGINE_OK)
-            describe(rr->lengths[k], o);
+            ga_length_note(rr->lengths[k], GA_REPORT_LENGTHS_NOTE, o, "inputs");
     }
     ga_domain_free(&own);
     return status;

@@ -1,6 +1,5 @@
 /* The tensor lengths of a backward section's real rows
  * (ga_backward_section_lengths in backward_section.h). */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,17 +7,7 @@
 #include "measure/backward_sweep.h"
 #include "measure/output_tally.h"
 #include "report/backward_section.h"
-
-/* The lengths besides long tensors. */
-static const enum ga_real_length other_lengths[] = { GA_REAL_ONE, GA_REAL_TAIL };
-enum { OTHER_LENGTHS = sizeof other_lengths / sizeof other_lengths[0] };
-
-/* What one length gave against long tensors. */
-struct outcome {
-    enum { NOT_RUN, SAME, DIFFERS } kind;
-    uint64_t pairs, differ;
-    char why[256];
-};
+#include "report/length_note.h"
 
 /* s's length pairs: every x of a 16-bit format (the float32 section's
  * default x: every 65536th) with dy = 1, or the section's pairs where
@@ -49,7 +38,7 @@ static int length_pairs(struct ga_backward_section *s, char *err, size_t errlen)
 /* Real row i of s at length, beside the long kernel, over the length pairs;
  * a row of its own appended to s where they differ. */
 static int check_length(struct ga_backward_section *s, size_t i, enum ga_real_length length,
-                        int threads, const struct ga_grad_value *table, struct outcome *o,
+                        int threads, const struct ga_grad_value *table, struct ga_length_outcome *o,
                         char *err, size_t errlen)
 {
     struct ga_backward_real_row *row = &s->real[i], *added = &s->real[s->n_real];
@@ -84,48 +73,20 @@ static int check_length(struct ga_backward_section *s, size_t i, enum ga_real_le
     } else if (stats[0].failed_batches || stats[1].failed_batches) {
         snprintf(o->why, sizeof o->why, "a call failed");
     } else if (tally.differ == 0) {
-        *o = (struct outcome){ .kind = SAME, .pairs = tally.inputs };
+        *o = (struct ga_length_outcome){ .kind = GA_LENGTH_SAME, .inputs = tally.inputs };
     } else {
-        *o = (struct outcome){ .kind = DIFFERS, .pairs = tally.inputs, .differ = tally.differ };
+        *o = (struct ga_length_outcome){ .kind = GA_LENGTH_DIFFERS, .inputs = tally.inputs,
+                                          .differ = tally.differ };
         *added = (struct ga_backward_real_row){ .desc = row->desc, .length = length,
                                                 .about = row->about, .stats = stats[0] };
         snprintf(added->name, sizeof added->name, "%s%s", row->desc->name,
                  ga_real_length_suffix(length));
+        snprintf(o->row, sizeof o->row, "%s", added->name);
         s->n_real++;
     }
     ga_plugin_close(at);
     ga_plugin_close(whole);
     return status;
-}
-
-/* A long row's note, as the forward pages write it. */
-static void describe(char *note, const struct outcome *o, const char *base)
-{
-    size_t used = 0;
-
-    if (o[0].kind == SAME && o[1].kind == SAME && o[0].pairs == o[1].pairs) {
-        snprintf(note, GA_BACKWARD_LENGTHS_NOTE,
-                 "lengths 1 and 67: the same bits on %" PRIu64 " pairs", o[0].pairs);
-        return;
-    }
-    note[0] = '\0';
-    for (size_t l = 0; l < OTHER_LENGTHS && used < GA_BACKWARD_LENGTHS_NOTE; l++) {
-        const char *sep = l ? "; " : "";
-        const char *suffix = ga_real_length_suffix(other_lengths[l]);
-        int w = o[l].kind == SAME
-                    ? snprintf(note + used, GA_BACKWARD_LENGTHS_NOTE - used,
-                               "%slength %s: the same bits on %" PRIu64 " pairs", sep,
-                               suffix + 4, o[l].pairs)
-                : o[l].kind == DIFFERS
-                    ? snprintf(note + used, GA_BACKWARD_LENGTHS_NOTE - used,
-                               "%slength %s: %" PRIu64 " of %" PRIu64
-                               " pairs differ (row %.80s%s)",
-                               sep, suffix + 4, o[l].differ, o[l].pairs, base, suffix)
-                    : snprintf(note + used, GA_BACKWARD_LENGTHS_NOTE - used,
-                               "%slength %s: not compared (%.200s)", sep, suffix + 4,
-                               o[l].why);
-        used += w > 0 ? (size_t)w : 0;
-    }
 }
 
 int ga_backward_section_lengths(struct ga_backward_section *s, int threads, char *err,
@@ -148,14 +109,14 @@ int ga_backward_section_lengths(struct ga_backward_section *s, int threads, char
             status = -1;
         }
     for (size_t i = 0; i < n_long && status == 0; i++) {
-        struct outcome o[OTHER_LENGTHS];
+        struct ga_length_outcome o[GA_OTHER_LENGTHS];
         const struct ga_grad_value *table = tables[s->real[i].desc->approximates != GA_GELU_GRAD];
         if (!ga_real_has_lengths(s->real[i].desc))
             continue;
-        for (size_t l = 0; l < OTHER_LENGTHS && status == 0; l++)
-            status = check_length(s, i, other_lengths[l], threads, table, &o[l], err, errlen);
+        for (size_t l = 0; l < GA_OTHER_LENGTHS && status == 0; l++)
+            status = check_length(s, i, ga_other_lengths[l], threads, table, &o[l], err, errlen);
         if (status == 0)
-            describe(s->real[i].lengths, o, s->real[i].name);
+            ga_length_note(s->real[i].lengths, GA_BACKWARD_LENGTHS_NOTE, o, "pairs");
     }
     free(tables[0]);
     free(tables[1]);
