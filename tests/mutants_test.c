@@ -17,7 +17,9 @@
  * - else surviving, and the test fails.  So does a listed mutant that is
  *   killed, or an unmutated model that fails its proof.
  *
- * A model whose libraries are all absent is skipped, with the reason.  Plain
+ * The proofs are the claims of real/model_claims.h whose model is in
+ * impls/proven.h.  A model whose libraries are all absent is skipped, with
+ * the reason.  Plain
  * TAP, as real_models_test; the last line counts the mutants. */
 #include <math.h>
 #include <omp.h>
@@ -31,34 +33,10 @@
 #include "impls/impl.h"
 #include "impls/proven.h"
 #include "proof_set.h"
+#include "real/model_claims.h"
 #include "real/real.h"
 
 enum { CHUNK = 65536, MAX_PROOFS = 8 };
-
-/* The proofs of real_models_test whose model is in impls/proven.h.  A NULL
- * model: the one the library's reported path calls for (torch_erf's
- * bfloat16: erf_dnnl where PyTorch hands it to oneDNN). */
-static const struct proof_spec {
-    const char *model, *real;
-    enum ga_format_id format;
-} specs[] = {
-    { "erf_dnnl", "dnnl_erf", GA_FLOAT32 },
-    { "erf_dnnl", "dnnl_erf", GA_BFLOAT16 },
-    { "erf_dnnl", "torch_erf", GA_FLOAT32 },
-    { NULL, "torch_erf", GA_BFLOAT16 },
-    { "erf_torch_bf16", "torch_nomkldnn_erf", GA_BFLOAT16 },
-    { "erf_torch_bf16", "torch_strided_erf", GA_BFLOAT16 },
-    { "erf", "torch_strided_erf", GA_FLOAT32 },
-    { "tanh_fma", "torch_strided_tanh", GA_FLOAT32 },
-    { "erf_native", "eigen_erf", GA_BFLOAT16 },
-    { "erf_native", "eigen_erf", GA_FLOAT16 },
-    { "erf_native", "eigen_avx2_erf", GA_BFLOAT16 },
-    { "erf_native", "eigen_avx2_erf", GA_FLOAT16 },
-    { "tanh_native", "torch_tanh", GA_BFLOAT16 },
-    { "tanh_native", "torch_nomkldnn_tanh", GA_BFLOAT16 },
-    { "tanh_native", "torch_strided_tanh", GA_BFLOAT16 },
-    { "erf_f64", "torch_strided_erf", GA_FLOAT64 },
-};
 
 /* Mutants of float32 models that no proof kills, each equal to its
  * unmutated model on all 2^32 float32 inputs (--exhaustive). */
@@ -176,7 +154,7 @@ static uint64_t count_differ(const struct ga_proven_model *m, const struct ga_pr
 
 /* The library's outputs on f's proof set; false, with why, when the
  * library is absent or refuses f here. */
-static bool load_proof(const struct proof_spec *s, const char **model, struct proof *p,
+static bool load_proof(const struct ga_model_claim *s, const char **model, struct proof *p,
                        char *why, size_t size)
 {
     const struct ga_format *f = ga_format_get(s->format);
@@ -193,8 +171,7 @@ static bool load_proof(const struct proof_spec *s, const char **model, struct pr
         snprintf(why, size, "%s refuses %s here: %s", s->real, f->name, about.refusal);
         return false;
     }
-    *model = s->model ? s->model
-                      : strstr(about.path, "bfloat16 to oneDNN") ? "erf_dnnl" : "erf_torch_bf16";
+    *model = ga_model_claim_model(s, about.path);
     if (ga_real_open(real, f, NULL, &k, &err) != GA_IO_OK) {
         snprintf(why, size, "%s %s: %s", s->real, f->name, err.message);
         return false;
@@ -280,14 +257,14 @@ static size_t load_proofs(const struct ga_proven_model *m, struct proof *p, unsi
 
     *proven = *run = 0;
     why[0] = '\0';
-    for (size_t i = 0; i < sizeof specs / sizeof specs[0] && np < MAX_PROOFS; i++) {
-        const char *model = specs[i].model;
+    for (size_t i = 0; i < ga_model_claim_count && np < MAX_PROOFS; i++) {
+        const char *model = ga_model_claims[i].model;
         char reason[1024];
         if (model != NULL && strcmp(model, m->name) != 0)
             continue;
-        if (!load_proof(&specs[i], &model, &p[np], reason, sizeof reason)) {
+        if (!load_proof(&ga_model_claims[i], &model, &p[np], reason, sizeof reason)) {
             if (model != NULL) {
-                *proven |= 1u << specs[i].format;
+                *proven |= 1u << ga_model_claims[i].format;
                 used += (size_t)snprintf(why + used, used < size ? size - used : 0, "%s%s",
                                          used ? "; " : "", reason);
             }
@@ -297,8 +274,8 @@ static size_t load_proofs(const struct ga_proven_model *m, struct proof *p, unsi
             free(p[np].lib);
             continue;
         }
-        *proven |= 1u << specs[i].format;
-        *run |= 1u << specs[i].format;
+        *proven |= 1u << ga_model_claims[i].format;
+        *run |= 1u << ga_model_claims[i].format;
         np++;
     }
     return np;

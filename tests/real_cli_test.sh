@@ -26,8 +26,6 @@ check "list --backward shows the real backward kernels after the models" \
              grep -q '^Real libraries. backward kernels' '$tmp/listb' &&
              grep -q '^torch_erf_backward ' '$tmp/listb' && grep -q '^dnnl_tanh_backward ' '$tmp/listb'"
 
-have() { [ -e "${GELU_ACC_REAL_DIR:-/nonexistent}/gelu_real_$1.so" ]; }
-
 if have torch; then
     check "float16 GELU refused by libtorch 1.13: status 2, in its words" \
         bash -c "'$GELU_ACC' sweep --impl torch_erf --format float16 2>'$tmp/err';

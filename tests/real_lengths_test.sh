@@ -8,11 +8,7 @@
 # 48 914 through long ones (oneDNN takes long tensors there).
 . "${top_srcdir:-.}/tests/tap.sh"
 
-have() { [ -e "${GELU_ACC_REAL_DIR:-/nonexistent}/gelu_real_$1.so" ]; }
-if ! have torch && ! have eigen && ! have dnnl; then
-    echo "1..0 # SKIP no real-library module built (torch, dnnl, eigen)"
-    exit 0
-fi
+need_real_modules
 
 # One float32 report on every 65536th input (the rows' and the lengths'
 # domain), its backward section on every 2^20-th x.

@@ -1,5 +1,5 @@
-/* Every model that names a library callable here is compared with that
- * library, bit for bit: every bfloat16 and float16 input; in float32 every
+/* Every model claimed to equal a library's kernel (real/model_claims.h) is
+ * compared with that kernel, bit for bit: every bfloat16 and float16 input; in float32 every
  * 429th encoding (10 011 502 inputs, all signs and exponents), the special
  * values, and the dense set of proof_set.h (every branch and polynomial
  * interval of the models, many times over); in float64 the set of
@@ -27,6 +27,7 @@
 
 #include "formats/format.h"
 #include "impls/impl.h"
+#include "real/model_claims.h"
 #include "real/real.h"
 #include "proof_set.h"
 
@@ -58,12 +59,6 @@ static void run_formula(double (*formula)(double), const ga_bits *in, ga_bits *o
         y = formula(x);
         memcpy(&out[i], &y, sizeof y);
     }
-}
-
-/* The model a real kernel's reported path calls for (torch_erf in bfloat16). */
-static const char *model_for_path(const struct gelu_acc_real_info *about)
-{
-    return strstr(about->path, "bfloat16 to oneDNN") ? "erf_dnnl" : "erf_torch_bf16";
 }
 
 static bool is_nan(const struct ga_format *f, ga_bits b)
@@ -152,7 +147,8 @@ static enum verdict compare(const struct pair *p, char *why, size_t size)
         return SKIP;
     }
     if (model_name == NULL)
-        model_name = model_for_path(&about);
+        model_name = ga_model_claim_model(&(struct ga_model_claim){ p->real, p->format, NULL },
+                                          about.path);
     model = ga_catalogue_find(p->formula ? "erf_f64" : model_name);  /* unused with a formula */
     if (model == NULL && ga_real_find(model_name) != NULL) {
         /* a real library against another: PyTorch's vector path against SLEEF */
@@ -212,40 +208,31 @@ static enum verdict compare(const struct pair *p, char *why, size_t size)
     return PASS;
 }
 
-static const struct pair pairs[] = {
-    { "erf_dnnl = dnnl_erf in float32", "erf_dnnl", "dnnl_erf", GA_FLOAT32, NULL },
-    { "erf_dnnl = dnnl_erf in bfloat16", "erf_dnnl", "dnnl_erf", GA_BFLOAT16, NULL },
-    { "erf_dnnl = torch_erf in float32", "erf_dnnl", "torch_erf", GA_FLOAT32, NULL },
-    { "(model of its path) = torch_erf in bfloat16", NULL, "torch_erf", GA_BFLOAT16, NULL },
-    { "erf_torch_bf16 = torch_nomkldnn_erf in bfloat16", "erf_torch_bf16",
-      "torch_nomkldnn_erf", GA_BFLOAT16, NULL },
-    { "erf_torch_bf16 = torch_strided_erf in bfloat16", "erf_torch_bf16",
-      "torch_strided_erf", GA_BFLOAT16, NULL },
-    { "erf = torch_strided_erf in float32", "erf", "torch_strided_erf", GA_FLOAT32, NULL },
-    { "tanh_fma = torch_strided_tanh in float32", "tanh_fma", "torch_strided_tanh",
-      GA_FLOAT32, NULL },
-    { "sleef_erf_u10 = torch_nomkldnn_erf in float32", "sleef_erf_u10", "torch_nomkldnn_erf",
-      GA_FLOAT32, NULL },
-    { "sleef_tanh_u10 = torch_tanh in float32", "sleef_tanh_u10", "torch_tanh", GA_FLOAT32, NULL },
-    { "sleef_tanh_u10 = torch_nomkldnn_tanh in float32", "sleef_tanh_u10",
-      "torch_nomkldnn_tanh", GA_FLOAT32, NULL },
-    { "erf_native = eigen_erf in bfloat16", "erf_native", "eigen_erf", GA_BFLOAT16, NULL },
-    { "erf_native = eigen_erf in float16", "erf_native", "eigen_erf", GA_FLOAT16, NULL },
-    { "erf_native = eigen_avx2_erf in bfloat16", "erf_native", "eigen_avx2_erf", GA_BFLOAT16, NULL },
-    { "erf_native = eigen_avx2_erf in float16", "erf_native", "eigen_avx2_erf", GA_FLOAT16, NULL },
-    { "tanh_native = torch_tanh in bfloat16", "tanh_native", "torch_tanh", GA_BFLOAT16, NULL },
-    { "tanh_native = torch_nomkldnn_tanh in bfloat16", "tanh_native", "torch_nomkldnn_tanh",
-      GA_BFLOAT16, NULL },
-    { "tanh_native = torch_strided_tanh in bfloat16", "tanh_native", "torch_strided_tanh",
-      GA_BFLOAT16, NULL },
-    { "erf_f64 = torch_strided_erf in float64", "erf_f64", "torch_strided_erf", GA_FLOAT64, NULL },
-    { "0.5x(1 + tanh(beta*fma(kappa, x^3, x))) = torch_strided_tanh in float64",
-      "(this test's tanh_fma_double)", "torch_strided_tanh", GA_FLOAT64, tanh_fma_double },
-    { "sleef_erf_u10 = torch_erf in float64", "sleef_erf_u10", "torch_erf", GA_FLOAT64, NULL },
-    { "sleef_erf_u10 = torch_nomkldnn_erf in float64", "sleef_erf_u10", "torch_nomkldnn_erf",
-      GA_FLOAT64, NULL },
-    { "sleef_tanh_u10 = torch_tanh in float64", "sleef_tanh_u10", "torch_tanh", GA_FLOAT64, NULL },
-};
+/* The claims of real/model_claims.h, then this test's own float64 formula
+ * of PyTorch's scalar tanh loop. */
+static size_t make_pairs(struct pair **out)
+{
+    static char names[64][128];
+    size_t n = 0, count = ga_model_claim_count + 1;
+    struct pair *p = calloc(count, sizeof *p);
+
+    if (p == NULL || ga_model_claim_count >= 64) {
+        fprintf(stderr, "real_models_test: out of memory\n");
+        exit(99);
+    }
+    for (size_t i = 0; i < ga_model_claim_count; i++, n++) {
+        const struct ga_model_claim *c = &ga_model_claims[i];
+        snprintf(names[i], sizeof names[i], "%s = %s in %s",
+                 c->model ? c->model : "(model of its path)", c->real,
+                 ga_format_get(c->format)->name);
+        p[n] = (struct pair){ names[i], c->model, c->real, c->format, NULL };
+    }
+    p[n++] = (struct pair){ "0.5x(1 + tanh(beta*fma(kappa, x^3, x))) = torch_strided_tanh in "
+                            "float64", "(this test's tanh_fma_double)", "torch_strided_tanh",
+                            GA_FLOAT64, tanh_fma_double };
+    *out = p;
+    return n;
+}
 
 /* Opening a module runs it in our process (its constructors, its
  * description): a library that sets its own thread count (libtorch,
@@ -274,7 +261,8 @@ static enum verdict threads_kept(char *why, size_t size)
 
 int main(void)
 {
-    size_t count = sizeof pairs / sizeof pairs[0];
+    struct pair *pairs;
+    size_t count = make_pairs(&pairs);
     int failed = 0;
     char kept[256];
     enum verdict v0;
@@ -296,5 +284,6 @@ int main(void)
         failed += v == FAIL;
         fflush(stdout);
     }
+    free(pairs);
     return failed ? 1 : 0;
 }

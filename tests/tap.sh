@@ -15,6 +15,18 @@ skip() {
     echo "ok $tap_count # SKIP $1: $2"
 }
 
+# have LIB: the real-library module of LIB was built (src/real/, GELU_ACC_REAL_DIR).
+have() { [ -e "${GELU_ACC_REAL_DIR:-/nonexistent}/gelu_real_$1.so" ]; }
+
+# need_real_modules: skip the whole test unless a module that measures
+# forward kernels (torch, dnnl, eigen) was built.
+need_real_modules() {
+    if ! have torch && ! have eigen && ! have dnnl; then
+        echo "1..0 # SKIP no real-library module built (torch, dnnl, eigen)"
+        exit 0
+    fi
+}
+
 check() {
     local description=$1
     shift

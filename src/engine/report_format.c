@@ -7,6 +7,7 @@
 
 #include "engine/report_graded.h"
 #include "engine/report_lengths.h"
+#include "engine/report_proofs.h"
 #include "engine/report_page.h"
 #include "measure/cast_sweep.h"
 #include "report/plan.h"
@@ -170,6 +171,23 @@ static int save_shard(const struct ga_format *f, struct ga_measurement *m, size_
     return status == GA_ENGINE_OK ? SHARE_SAVED : status;
 }
 
+/* What the real kernels' rows (results[n...n + *nreal)) need beyond their
+ * sweep: their other tensor lengths, rows after theirs where they differ;
+ * the models claimed to equal them, checked on the same inputs. */
+static int check_real(const struct ga_format *f, struct ga_report_real *rr,
+                      const struct ga_domain *real_domain, const struct ga_sweep_options *base,
+                      const struct ga_report_share *share, struct ga_result *results, size_t n,
+                      size_t *nreal)
+{
+    size_t rows = n + *nreal;
+    int status = ga_report_lengths(f, rr, real_domain, base, share, results, &rows);
+
+    *nreal = rows - n;
+    return status == GA_ENGINE_OK
+               ? ga_report_proofs(f, rr, real_domain, base->threads, share)
+               : status;
+}
+
 int ga_report_format(const char *dir, const struct ga_format *f, const char *domain_spec,
                      const char *real_spec, const struct ga_real_outputs *ro, size_t nro,
                      const struct ga_sweep_options *base, const char *how,
@@ -219,12 +237,8 @@ int ga_report_format(const char *dir, const struct ga_format *f, const char *dom
         if (ga_result_from_measurement(&results[i], &m[i], i < n ? &domain : &real_domain,
                                        base->oracle, NULL) != 0)
             status = GA_ENGINE_UNDECIDED;
-    /* The real kernels' other lengths: rows after theirs, where they differ. */
-    if (status == GA_ENGINE_OK && nreal > 0) {
-        size_t rows = n + nreal;
-        status = ga_report_lengths(f, &rr, &real_domain, base, share, results, &rows);
-        nreal = rows - n;
-    }
+    if (status == GA_ENGINE_OK && nreal > 0)
+        status = check_real(f, &rr, &real_domain, base, share, results, n, &nreal);
     if (status == GA_ENGINE_OK)
         status = measure_cast(f, &cast, share);
     if (status == GA_ENGINE_OK)

@@ -32,13 +32,19 @@ static void field(FILE *out, const char *text)
 }
 
 /* A real row's machine and call (result.h), after the figures. */
-static void machine(FILE *out, const struct ga_result_machine *m)
+static void machine(FILE *out, const struct ga_format *f, const struct ga_result_machine *m)
 {
     const char *fields[] = { m->cpu, m->isa, m->library, m->version, m->call, m->path,
                              m->lengths };
+    char proof[512] = "";
 
     for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
         field(out, fields[k] ? fields[k] : "");
+    if (m->proof != NULL) {
+        size_t used = (size_t)snprintf(proof, sizeof proof, "%s: ", m->proof->model);
+        ga_model_proof_text(m->proof, f, proof + used, sizeof proof - used);
+    }
+    field(out, proof);
 }
 
 int ga_write_csv(FILE *out, const struct ga_result *r, size_t n)
@@ -50,7 +56,7 @@ int ga_write_csv(FILE *out, const struct ga_result *r, size_t n)
     fputs("impl,format,reference,region,count,correctly_rounded,faithful,max_ulp,max_ulp_input,"
           "mean_ulp,p50,p95,p99,max_rel,max_rel_input,max_abs,max_abs_input,flushed_to_zero,"
           "nan,inf,wrong_zero_sign,faithful_lo,faithful_hi,zero_below,", out);
-    fprintf(out, "%s%s\n", ga_shape_csv_header, real ? ",cpu,isa,library,version,call,path,lengths" : "");
+    fprintf(out, "%s%s\n", ga_shape_csv_header, real ? ",cpu,isa,library,version,call,path,lengths,model_proof" : "");
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k <= GA_REGION_COUNT; k++) {
             int g = k == 0 ? GA_REGION_ALL : k - 1;  /* "all" first, then left to right */
@@ -86,7 +92,7 @@ int ga_write_csv(FILE *out, const struct ga_result *r, size_t n)
             hex_or_empty(out, f, s->has_zero_below, s->zero_below);
             ga_shape_write_csv(out, &r[i], g == GA_REGION_ALL);
             if (real)
-                machine(out, &r[i].machine);
+                machine(out, f, &r[i].machine);
             fputc('\n', out);
         }
     return ferror(out) ? -1 : 0;

@@ -23,6 +23,25 @@ static void put(FILE *out, const char *s)
     ga_html_escape(out, s);
 }
 
+/* Text whose `quoted` parts are code (a sentence the Markdown page shares). */
+static void put_code(FILE *out, const char *s)
+{
+    bool code = false;
+    char part[1024];
+
+    while (*s) {
+        size_t len = strcspn(s, "`");
+        snprintf(part, sizeof part, "%.*s", (int)len, s);
+        put(out, part);
+        s += len;
+        if (*s == '`') {
+            fputs(code ? "</code>" : "<code>", out);
+            code = !code;
+            s++;
+        }
+    }
+}
+
 /* ---- A format page ---- */
 
 struct page {
@@ -261,6 +280,34 @@ static void lengths_table(FILE *out, const struct ga_real_section *rs)
     fputs("</tbody></table></div>\n", out);
 }
 
+/* The models claimed to equal the kernels, as checked on the page's inputs
+ * (engine/report_proofs.h). */
+static void proofs_table(FILE *out, const struct ga_real_section *rs)
+{
+    char text[512];
+
+    if (!ga_real_section_has_proofs(rs))
+        return;
+    fputs("<h3>Models checked against these kernels</h3>\n<p>", out);
+    put_code(out, GA_PROOFS_INTRO);
+    fputs("</p>\n<div class=\"scroll\"><table>\n<thead><tr><th>implementation</th>"
+          "<th>model</th><th>on these inputs</th></tr></thead>\n<tbody>\n", out);
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct ga_model_proof *p = rs->r[i].machine.proof;
+        if (p == NULL || rs->r[i].reference != GA_GELU)
+            continue;
+        ga_model_proof_text(p, rs->r[i].format, text, sizeof text);
+        fputs("<tr><td><code>", out);
+        put(out, rs->r[i].impl);
+        fputs("</code></td><td><code>", out);
+        put(out, p->model);
+        fputs("</code></td><td>", out);
+        put(out, text);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</tbody></table></div>\n", out);
+}
+
 /* The real libraries: their tables, what ran, what did not. */
 static void real_section(FILE *out, const struct page *p)
 {
@@ -321,6 +368,7 @@ static void real_section(FILE *out, const struct page *p)
         }
         fputs("</tbody></table></div>\n", out);
         lengths_table(out, rs);
+        proofs_table(out, rs);
         ga_shape_write_table(out, rp.f, rp.r, rp.n, true, 3);
     }
     if (rs->not_measured[0]) {

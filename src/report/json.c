@@ -148,8 +148,29 @@ static void failure(FILE *out, const struct ga_format *f, const struct ga_result
             r->skipped_inputs ? "true" : "false");
 }
 
+/* The check of the model claimed to equal a real row's kernel
+ * (report/model_proof.h). */
+static void model_proof(FILE *out, const struct ga_format *f, const struct ga_model_proof *p)
+{
+    fputs("\"model_proof\": {", out);
+    string(out, "model", p->model);
+    fprintf(out, ", \"checked\": %s, ", p->checked ? "true" : "false");
+    if (!p->checked) {
+        string(out, "why", p->why);
+    } else {
+        fprintf(out, "\"inputs\": %llu, \"differ\": %llu, ",
+                (unsigned long long)p->match.inputs, (unsigned long long)p->match.differ);
+        encoding(out, f, "first_x", p->match.differ > 0, p->match.x);
+        fputs(", ", out);
+        encoding(out, f, "first_model", p->match.differ > 0, p->match.a);
+        fputs(", ", out);
+        encoding(out, f, "first_library", p->match.differ > 0, p->match.b);
+    }
+    fputs("},\n   ", out);
+}
+
 /* A real row's machine and call, one line (result.h). */
-static void machine(FILE *out, const struct ga_result_machine *m)
+static void machine(FILE *out, const struct ga_format *f, const struct ga_result_machine *m)
 {
     string(out, "cpu", m->cpu);
     fputs(", ", out);
@@ -167,6 +188,8 @@ static void machine(FILE *out, const struct ga_result_machine *m)
         string(out, "lengths", m->lengths);
         fputs(",\n   ", out);
     }
+    if (m->proof != NULL)
+        model_proof(out, f, m->proof);
 }
 
 int ga_write_json(FILE *out, const struct ga_result *r, size_t n)
@@ -191,7 +214,7 @@ int ga_write_json(FILE *out, const struct ga_result *r, size_t n)
         string(out, "computes", r[i].computes);
         fputs(",\n   ", out);
         if (r[i].machine.cpu != NULL)
-            machine(out, &r[i].machine);
+            machine(out, f, &r[i].machine);
         string(out, "domain", r[i].domain);
         fputs(", ", out);
         string(out, "oracle", r[i].oracle == GA_ORACLE_FAST ? "fast" : "mpfr");

@@ -68,6 +68,26 @@ static void lengths_table(FILE *out, const struct ga_real_section *rs)
     fputc('\n', out);
 }
 
+/* The models claimed to equal the kernels, as checked on the page's inputs
+ * (engine/report_proofs.h). */
+static void proofs_table(FILE *out, const struct ga_real_section *rs)
+{
+    char text[512];
+
+    if (!ga_real_section_has_proofs(rs))
+        return;
+    fprintf(out, "### Models checked against these kernels\n\n%s\n\n"
+                 "| implementation | model | on these inputs |\n|---|---|---|\n", GA_PROOFS_INTRO);
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct ga_model_proof *p = rs->r[i].machine.proof;
+        if (p == NULL || rs->r[i].reference != GA_GELU)
+            continue;
+        ga_model_proof_text(p, rs->r[i].format, text, sizeof text);
+        fprintf(out, "| `%s` | `%s` | %s |\n", rs->r[i].impl, p->model, text);
+    }
+    fputc('\n', out);
+}
+
 /* The real libraries: their tables, what ran, what did not. */
 static void real_section(FILE *out, const struct ga_real_section *rs)
 {
@@ -110,6 +130,7 @@ static void real_section(FILE *out, const struct ga_real_section *rs)
                         rs->r[i].formula, rs->r[i].computes);
         fputc('\n', out);
         lengths_table(out, rs);
+        proofs_table(out, rs);
         ga_shape_write_table(out, rs->r[0].format, rs->r, rs->n, false, 3);
         fputc('\n', out);
     }

@@ -105,6 +105,7 @@ void ga_report_real_close(struct ga_report_real *rr)
     free(rr->kernels);
     free(rr->lengths);
     free(rr->length_rows);
+    free(rr->proofs);
     memset(rr, 0, sizeof *rr);
 }
 
@@ -129,7 +130,8 @@ static bool describe_called(const struct ga_report_real *rr, const struct ga_for
             !long_row               ? rr->length_rows[k - rr->count].call
             : f->id == GA_FLOAT64 ? real->entry64
                                   : real->desc.entry,
-            about->path, long_row && rr->lengths[k][0] ? rr->lengths[k] : NULL };
+            about->path, long_row && rr->lengths[k][0] ? rr->lengths[k] : NULL,
+            long_row && rr->proofs && rr->proofs[k].model ? &rr->proofs[k] : NULL };
         return true;
     }
     return false;
@@ -196,7 +198,7 @@ void ga_report_real_describe(struct ga_report_real *rr, const struct ga_format *
             if (r[i].machine.cpu == NULL && strcmp(r[i].impl, line[0]) == 0)
                 r[i].machine = (struct ga_result_machine){ line[1], line[2], line[3], line[4],
                                                            line[5], line[6],
-                                                           line[7][0] ? line[7] : NULL };
+                                                           line[7][0] ? line[7] : NULL, NULL };
     }
 }
 
@@ -215,5 +217,5 @@ void ga_report_kernel_machine(const struct ga_real_kernel *k, const struct ga_fo
              length == GA_REAL_LONG ? "" : "; ",
              length == GA_REAL_LONG ? "" : ga_real_length_text(length));
     *m = (struct ga_result_machine){ text->cpu, text->isa, real ? real->desc.library : "",
-                                     about->version, text->call, about->path, NULL };
+                                     about->version, text->call, about->path, NULL, NULL };
 }

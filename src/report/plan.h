@@ -9,6 +9,7 @@
 #include "formats/format.h"
 #include "real/real.h"
 #include "measure/sweep.h"
+#include "report/model_proof.h"
 #include "report/real_outputs.h"
 #include "report/result.h"
 
@@ -48,6 +49,8 @@ struct ga_report_real {
         char call[384];
     } *length_rows;
     size_t length_row_count;
+    /* The claimed models (engine/report_proofs.h): one per kernel above. */
+    struct ga_model_proof *proofs;
 };
 
 /* The most measurements ga_report_plan_real writes. */

@@ -77,6 +77,14 @@ bool ga_real_section_has_lengths(const struct ga_real_section *rs)
     return false;
 }
 
+bool ga_real_section_has_proofs(const struct ga_real_section *rs)
+{
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->r[i].machine.proof != NULL && rs->r[i].reference == GA_GELU)
+            return true;
+    return false;
+}
+
 bool ga_real_section_new_domain(const struct ga_real_section *rs, size_t i)
 {
     for (size_t k = 0; k < i; k++)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "measure/sweep.h"
+#include "report/model_proof.h"
 
 /* Failing inputs, merged over the batches they run across, in domain order. */
 #define GA_RESULT_SPANS 16
@@ -27,6 +28,8 @@ struct ga_result_machine {
     const char *path;      /* the code path, as the library reports it */
     const char *lengths;   /* a long-tensor row: what one element and the remainder
                               length gave, against it (NULL: not checked) */
+    const struct ga_model_proof *proof;  /* the model claimed to equal its kernel, as the
+                                            page checked it (NULL: none claimed) */
 };
 
 struct ga_result {
@@ -82,6 +85,10 @@ bool ga_real_section_new_domain(const struct ga_real_section *rs, size_t i);
 /* Whether a row of the section says what its other tensor lengths gave
  * (engine/report_lengths.h): the pages then have a table of them. */
 bool ga_real_section_has_lengths(const struct ga_real_section *rs);
+
+/* Whether a row of the section records the check of the model claimed to
+ * equal its kernel (engine/report_proofs.h): the pages then list them. */
+bool ga_real_section_has_proofs(const struct ga_real_section *rs);
 
 /* ga_write_markdown with the real libraries' section (rs NULL: none). */
 int ga_write_markdown_page(FILE *out, const struct ga_format *f, const struct ga_result *r,
