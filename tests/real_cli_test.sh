@@ -66,6 +66,19 @@ row = next(csv.DictReader(io.StringIO(run('--impl', 'torch_erf', '--csv'))))
 assert row['call'] == r['call'].split('; one element')[0] and row['path'], row
 assert not any(k in json.loads(run('--impl', 'erf', '--json'))[0] for k in keys)
 "
+    check "sweep --backward --json of a real kernel names its machine and call, a model's none" \
+        "$PYTHON" -c "
+import json, subprocess
+run = lambda *a: json.loads(subprocess.run(['$GELU_ACC', 'sweep', '--backward', '--format', 'bfloat16',
+                                            '--domain', 'range:-1:1', '--json'] + list(a),
+                                           check=True, capture_output=True, text=True).stdout)
+keys = ['cpu', 'isa', 'library', 'version', 'call', 'path']
+r = run('--impl', 'torch_erf_backward_len67')
+assert all(r[k] for k in keys if k != 'isa') and 'isa' in r, r
+assert r['library'] == 'PyTorch (libtorch)' and '; length 67' in r['call'], r['call']
+assert r['cpu'] in open('/proc/cpuinfo').read(), r['cpu']
+assert not any(k in run('--impl', 'pytorch_gelu_backward_native') for k in keys)
+"
 else
     echo "# SKIP: the torch module was not built"
 fi

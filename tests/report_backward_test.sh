@@ -91,13 +91,13 @@ check "--no-backward leaves the section and its files out" no_backward
 
 # The real libraries' rows (FORMAT-backward-real.json): each, without its
 # library keys, equals 'sweep --backward --impl NAME' on the same pairs (the
-# kernel run alone, in other worker processes), names its library, version
-# and machine, and the page's subsection lists the rows and what was not
+# kernel run alone, in other worker processes), names its library, version,
+# call, path and machine as that sweep does and as its CSV row does, and the page's subsection lists the rows and what was not
 # measured (a kernel not run here among them), between the real-libraries
 # markers.  With no module built, only the list.
 real_rows() {
     "$PYTHON" - "$tmp/r" "$GELU_ACC" "$bf" "$f16" "$f32" <<'PY'
-import json, subprocess, sys
+import csv, json, subprocess, sys
 d, prog = sys.argv[1:3]
 domains = dict(zip(('bfloat16', 'float16', 'float32'), sys.argv[3:]))
 for fmt, domain in domains.items():
@@ -108,9 +108,9 @@ for fmt, domain in domains.items():
     assert sub.rstrip().endswith('<!-- /real libraries -->'), fmt
     assert '#### Not measured here' in sub and 'XNNPACK' in sub, fmt
     for row in rows:
-        real = {k: row.pop(k) for k in ('library', 'version', 'call', 'path', 'machine')}
+        real = {k: row.pop(k) for k in ('cpu', 'isa', 'library', 'version', 'call', 'path')}
         row.pop('lengths', None)  # a long row's other lengths: real_lengths_test.sh
-        assert real['library'] and real['version'] and real['machine'], (fmt, row['impl'])
+        assert real['library'] and real['version'] and real['cpu'] and real['isa'], (fmt, row['impl'])
         assert '| `%s` |' % row['impl'] in sub, (fmt, row['impl'])
         # a row of another length: on the lengths' pairs, which its page names
         other_length = row['impl'].endswith(('_len1', '_len67'))
@@ -119,7 +119,17 @@ for fmt, domain in domains.items():
         out = subprocess.run([prog, 'sweep', '--backward', '--impl', row['impl'], '--format', fmt,
                               '--domain', row['domain'], '--reference', row['reference'], '--json'],
                              check=True, capture_output=True, text=True).stdout
-        assert row == json.loads(out), (fmt, row['impl'], row, out)
+        swept = json.loads(out)  # with the same machine keys as the report's row
+        swept_real = {k: swept.pop(k) for k in real}
+        assert row == swept, (fmt, row['impl'], row, out)
+        assert real == swept_real, (fmt, row['impl'], real, swept_real)
+    # the CSV's rows carry the same machine keys, as the forward real CSV
+    by_csv = {(r['impl'], r['region']): r
+              for r in csv.DictReader(open('%s/%s-backward-real.csv' % (d, fmt)))}
+    for row in json.load(open('%s/%s-backward-real.json' % (d, fmt))):
+        c = by_csv[(row['impl'], 'all')]
+        assert all(c[k] == row[k] for k in ('cpu', 'isa', 'library', 'version', 'call', 'path')), \
+            (fmt, row['impl'], c)
     print(fmt, len(rows), 'real rows')
 PY
 }

@@ -48,7 +48,8 @@ int ga_cli_backward_merge(char *const *names, size_t n, bool json)
     } else if (open_pairs(&merged->id, merged->part->format, &pairs) == 0) {
         struct ga_backward_sweep s = { .name = merged->id.kernel,
                                        .reference = merged->id.reference, .pairs = &pairs };
-        status = ga_cli_print_backward_stats("merge", &s, &merged->part->row[0].stats, json);
+        status = ga_cli_print_backward_stats("merge", &s, &merged->part->row[0].stats, json,
+                                             NULL);
         ga_pairs_free(&pairs);
     }
     ga_backward_sweep_run_kind.free(merged);

@@ -6,6 +6,7 @@
 #include "cli/measure.h"
 #include "cli/options.h"
 #include "engine/run_backward.h"
+#include "report/plan.h"
 
 static const char help[] =
     "usage: gelu-acc sweep --backward (--impl NAME | --kernel LIB.so:SYMBOL)\n"
@@ -107,9 +108,18 @@ int ga_cmd_sweep_backward(int argc, char **argv)
     status = ga_run_backward(&job, &done, why, sizeof why);
     if (status != GA_ENGINE_OK && status != GA_ENGINE_FAILED)
         ga_cli_error("sweep: %s", why);
-    else if (done.have_stats)
-        status = ga_cli_print_backward_stats("sweep", &done.kernel.sweep, &done.stats,
-                                             o.form == GA_CLI_JSON);
+    else if (done.have_stats) {
+        /* a real library's kernel: the machine keys of a report's real rows */
+        struct ga_report_machine_text text;
+        struct ga_result_machine machine;
+        const struct ga_backward_kernel *k = &done.kernel;
+        if (k->real != NULL)
+            ga_report_call_machine(k->real->library, k->real->entry, k->length, &k->about,
+                                   &text, &machine);
+        status = ga_cli_print_backward_stats("sweep", &k->sweep, &done.stats,
+                                             o.form == GA_CLI_JSON,
+                                             k->real != NULL ? &machine : NULL);
+    }
     ga_backward_done_free(&done);
     return status;
 }

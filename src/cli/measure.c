@@ -161,11 +161,13 @@ int ga_cli_print_result(const struct ga_result *r, enum ga_cli_form form)
 }
 
 int ga_cli_print_backward_stats(const char *cmd, const struct ga_backward_sweep *s,
-                                const struct ga_backward_stats *st, bool json)
+                                const struct ga_backward_stats *st, bool json,
+                                const struct ga_result_machine *m)
 {
     if (ga_ranks_rank() != 0)
         return GA_EXIT_OK;  /* rank 0 prints, and says whether a batch failed */
-    if ((json ? ga_backward_print_json : ga_backward_print_text)(stdout, s, st) != 0) {
+    if ((json ? ga_backward_print_json(stdout, s, st, m)
+              : ga_backward_print_text(stdout, s, st)) != 0) {
         ga_cli_error("%s: writing the results failed", cmd);
         return GA_EXIT_USAGE;
     }
@@ -183,5 +185,5 @@ int ga_cli_print_backward(const char *cmd, const struct ga_backward_sweep *s, bo
         ga_cli_error("%s: %s", cmd, why);
         return status;
     }
-    return ga_cli_print_backward_stats(cmd, s, &st, json);
+    return ga_cli_print_backward_stats(cmd, s, &st, json, NULL);
 }

@@ -55,10 +55,12 @@ int ga_cli_print_sweep(const char *cmd, const struct ga_result *r, enum ga_cli_f
 int ga_cli_print_partial(const char *cmd, struct ga_partial *p, const struct ga_domain *d,
                          enum ga_cli_form form, const struct ga_result_machine *machine);
 
-/* A backward sweep's result on stdout (rank 0 alone), text or JSON: a
- * GA_EXIT_* status, GA_EXIT_REGRESSION when a batch of the kernel failed. */
+/* A backward sweep's result on stdout (rank 0 alone), text or JSON (with
+ * m, a real kernel's machine keys; NULL: none): a GA_EXIT_* status,
+ * GA_EXIT_REGRESSION when a batch of the kernel failed. */
 int ga_cli_print_backward_stats(const char *cmd, const struct ga_backward_sweep *s,
-                                const struct ga_backward_stats *st, bool json);
+                                const struct ga_backward_stats *st, bool json,
+                                const struct ga_result_machine *m);
 
 /* A backward sweep set up by the caller (grade --backward: graded files)
  * run by the engine (ga_run_backward_sweep), then printed. */

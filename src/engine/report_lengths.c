@@ -87,7 +87,8 @@ int ga_report_lengths(const struct ga_format *f, struct ga_report_real *rr,
                       const struct ga_domain *real_domain, const struct ga_sweep_options *base,
                       const struct ga_report_share *share, struct ga_result *results, size_t *n)
 {
-    struct ga_domain own, *d = &own;
+    struct ga_domain own;
+    const struct ga_domain *d = &own;
     char err[256];
     int status = GA_ENGINE_OK;
 
@@ -103,7 +104,7 @@ int ga_report_lengths(const struct ga_format *f, struct ga_report_real *rr,
         return GA_ENGINE_BAD_INPUT;
     }
     if (real_domain->size < own.size)  /* the real rows' own sample, when smaller */
-        d = (struct ga_domain *)real_domain;
+        d = real_domain;
     for (size_t k = 0; status == GA_ENGINE_OK && k < rr->count; k++) {
         const struct ga_real *r = ga_real_find(ga_real_impl(rr->kernels[k])->name);
         struct ga_length_outcome o[GA_OTHER_LENGTHS];

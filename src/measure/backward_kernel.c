@@ -48,12 +48,16 @@ static enum ga_io_status open_named(struct ga_backward_kernel *k,
     const struct ga_backward_impl *impl = ga_backward_catalogue_find(rq->spec);
     enum ga_real_length length = GA_REAL_LONG;
     const struct ga_real_desc *real = impl ? NULL : ga_real_backward_find_at(rq->spec, &length);
-    struct gelu_acc_real_info about;
 
     if (real) {
+        enum ga_io_status s = ga_real_open_backward_at(real, rq->format, length, po,
+                                                       &k->sweep.plugin, &k->about, err);
         k->sweep.reference = real->approximates;
-        return ga_real_open_backward_at(real, rq->format, length, po, &k->sweep.plugin, &about,
-                                        err);
+        if (s == GA_IO_OK) {
+            k->real = real;
+            k->length = length;
+        }
+        return s;
     }
     if (!impl)
         return ga_io_fail(err, GA_IO_BAD_SPEC, "'%.200s' is no backward kernel ('gelu-acc list "

@@ -14,6 +14,7 @@
 
 #include "io/io_error.h"
 #include "measure/backward_sweep.h"
+#include "real/real.h"
 
 struct ga_backward_request {
     const char *spec;
@@ -33,6 +34,11 @@ struct ga_backward_kernel {
     struct ga_pairs pairs;
     ga_bits dy;                      /* the fixed dy (1 for pair domains) */
     bool has_pairs;
+    /* a real library's kernel: which, at what length, and what its module
+     * says (version, code path); real NULL otherwise */
+    const struct ga_real_desc *real;
+    enum ga_real_length length;
+    struct gelu_acc_real_info about;
 };
 
 /* Open what the request names: GA_IO_BAD_SPEC for an unknown name, a model

@@ -107,8 +107,22 @@ static void json_region(FILE *out, const char *name, const struct ga_backward_re
     fprintf(out, "}%s\n", tail);
 }
 
+/* The machine keys of a real kernel's object, after its figures. */
+static void json_machine(FILE *out, const struct ga_result_machine *m)
+{
+    const char *const keys[] = { "cpu", "isa", "library", "version", "call", "path", "lengths" };
+    const char *const values[] = { m->cpu, m->isa, m->library, m->version, m->call, m->path,
+                                   m->lengths };
+
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (values[k] != NULL) {
+            fprintf(out, ",\n  \"%s\": ", keys[k]);
+            ga_json_string(out, values[k]);
+        }
+}
+
 int ga_backward_print_json(FILE *out, const struct ga_backward_sweep *s,
-                           const struct ga_backward_stats *st)
+                           const struct ga_backward_stats *st, const struct ga_result_machine *m)
 {
     const struct ga_format *f = s->pairs->format;
 
@@ -135,8 +149,11 @@ int ga_backward_print_json(FILE *out, const struct ga_backward_sweep *s,
     json_region(out, "root", &st->root, f, ",");
     fputs("  \"root_unfaithful\": ", out);
     if (isnan(st->unfaithful_lo))
-        fputs("null\n}\n", out);
+        fputs("null", out);
     else
-        fprintf(out, "[%.17g, %.17g]\n}\n", st->unfaithful_lo, st->unfaithful_hi);
+        fprintf(out, "[%.17g, %.17g]", st->unfaithful_lo, st->unfaithful_hi);
+    if (m != NULL)
+        json_machine(out, m);
+    fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;
 }

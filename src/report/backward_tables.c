@@ -9,6 +9,7 @@
 #include "report/backward_section.h"
 #include "report/html_escape.h"
 #include "report/json_string.h"
+#include "report/plan.h"
 #include "grade/number_text.h"
 
 #define COLUMNS 14
@@ -542,7 +543,8 @@ int ga_write_backward_csv(FILE *out, const struct ga_backward_section *s)
 }
 
 /* Row v of s as 'sweep --backward --json' writes it; with real (NULL for a
- * model), the library, its version, code path and the machine too. */
+ * model), the keys of a real row too: the machine, the library, its
+ * version, call, code path and other lengths. */
 static int json_row(FILE *out, const struct ga_backward_section *s, const struct row_view *v,
                     const struct ga_backward_real_row *real)
 {
@@ -550,41 +552,15 @@ static int json_row(FILE *out, const struct ga_backward_section *s, const struct
                                        .pairs = real && real->length != GA_REAL_LONG
                                                     ? &s->length_pairs
                                                     : &s->pairs };
-    static const char *const keys[] = { "library", "version", "call", "path", "machine",
-                                        "lengths" };
-    const char *values[6];
-    char call[512];
-    size_t n_keys = 5;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem;
+    struct ga_report_machine_text text;
+    struct ga_result_machine m;
 
     if (!real)
-        return ga_backward_print_json(out, &sweep, v->stats);
-    values[0] = real->desc->library;
-    values[1] = real->about.version;
-    snprintf(call, sizeof call, "%s%s%s", real->desc->entry, length_joint(real),
-             length_text(real));
-    values[2] = call;
-    values[3] = real->about.path;
-    values[4] = s->machine;
-    values[5] = real->lengths;
-    n_keys += real->lengths[0] != '\0';
-    if (!(mem = open_memstream(&text, &len)))
-        return -1;
-    if (ga_backward_print_json(mem, &sweep, v->stats) != 0 || fclose(mem) != 0 || len < 3) {
-        free(text);
-        return -1;
-    }
-    /* the object without its closing "}\n", then the real library's keys */
-    fprintf(out, "%.*s", (int)(len - 3), text);
-    for (size_t k = 0; k < n_keys; k++) {
-        fprintf(out, ",\n  \"%s\": ", keys[k]);
-        ga_json_string(out, values[k]);
-    }
-    fputs("\n}\n", out);
-    free(text);
-    return ferror(out) ? -1 : 0;
+        return ga_backward_print_json(out, &sweep, v->stats, NULL);
+    ga_report_call_machine(real->desc->library, real->desc->entry, real->length, &real->about,
+                           &text, &m);
+    m.lengths = real->lengths[0] ? real->lengths : NULL;
+    return ga_backward_print_json(out, &sweep, v->stats, &m);
 }
 
 static int json_rows(FILE *out, const struct ga_backward_section *s, bool real)
@@ -623,25 +599,25 @@ int ga_write_backward_real_csv(FILE *out, const struct ga_backward_section *s)
 {
     static const char *const regions[] = { "all", "root" };
     struct row_view v;
-    char path[512];
 
-    fprintf(out, "%s,library,version,path,machine,lengths\n", csv_head);
-    for (size_t i = 0; view_at(s, true, i, &v); i++)
+    /* the forward real rows' columns (report/csv.c) */
+    fprintf(out, "%s,cpu,isa,library,version,call,path,lengths\n", csv_head);
+    for (size_t i = 0; view_at(s, true, i, &v); i++) {
+        const struct ga_backward_real_row *real = &s->real[i];
+        struct ga_report_machine_text text;
+        struct ga_result_machine m;
+        ga_report_call_machine(real->desc->library, real->desc->entry, real->length,
+                               &real->about, &text, &m);
         for (int k = 0; k < 2; k++) {
+            const char *fields[] = { m.cpu, m.isa, m.library, m.version, m.call, m.path,
+                                     real->lengths };
             csv_region(out, s->format, &v, regions[k], k ? &v.stats->root : &v.stats->all);
-            fputc(',', out);
-            csv_text(out, s->real[i].desc->library);
-            fputc(',', out);
-            csv_text(out, s->real[i].about.version);
-            fputc(',', out);
-            snprintf(path, sizeof path, "%s%s%s", s->real[i].about.path,
-                     length_joint(&s->real[i]), length_text(&s->real[i]));
-            csv_text(out, path);
-            fputc(',', out);
-            csv_text(out, s->machine);
-            fputc(',', out);
-            csv_text(out, s->real[i].lengths);
+            for (size_t q = 0; q < sizeof fields / sizeof fields[0]; q++) {
+                fputc(',', out);
+                csv_text(out, fields[q]);
+            }
             fputc('\n', out);
         }
+    }
     return ferror(out) ? -1 : 0;
 }

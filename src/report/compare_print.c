@@ -376,7 +376,7 @@ static int json_sides(FILE *out, const struct ga_compare_sides *s, const struct 
         return ga_write_json(out, s->results, 2);
     fputs("[\n", out);
     for (int k = 0; k < 2; k++) {
-        if (ga_backward_print_json(out, s->sweeps[k], s->stats[k]) != 0)
+        if (ga_backward_print_json(out, s->sweeps[k], s->stats[k], NULL) != 0)
             return -1;
         fputs(k ? "]\n" : ",\n", out);
     }

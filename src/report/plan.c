@@ -202,20 +202,27 @@ void ga_report_real_describe(struct ga_report_real *rr, const struct ga_format *
     }
 }
 
+void ga_report_call_machine(const char *library, const char *entry, enum ga_real_length length,
+                            const struct gelu_acc_real_info *about,
+                            struct ga_report_machine_text *text, struct ga_result_machine *m)
+{
+    ga_real_cpu(text->cpu, sizeof text->cpu, text->isa, sizeof text->isa);
+    snprintf(text->call, sizeof text->call, "%s%s%s", entry,
+             length == GA_REAL_LONG ? "" : "; ",
+             length == GA_REAL_LONG ? "" : ga_real_length_text(length));
+    *m = (struct ga_result_machine){ text->cpu, text->isa, library, about->version, text->call,
+                                     about->path, NULL, NULL };
+}
+
 void ga_report_kernel_machine(const struct ga_real_kernel *k, const struct ga_format *f,
                               struct ga_report_machine_text *text, struct ga_result_machine *m)
 {
-    const struct gelu_acc_real_info *about = ga_real_kernel_about(k);
     enum ga_real_length length;
     const struct ga_real *real = ga_real_find_at(ga_real_impl(k)->name, &length);
 
-    ga_real_cpu(text->cpu, sizeof text->cpu, text->isa, sizeof text->isa);
-    snprintf(text->call, sizeof text->call, "%s%s%s",
-             real == NULL            ? ""
-             : f->id == GA_FLOAT64 ? real->entry64
-                                   : real->desc.entry,
-             length == GA_REAL_LONG ? "" : "; ",
-             length == GA_REAL_LONG ? "" : ga_real_length_text(length));
-    *m = (struct ga_result_machine){ text->cpu, text->isa, real ? real->desc.library : "",
-                                     about->version, text->call, about->path, NULL, NULL };
+    ga_report_call_machine(real ? real->desc.library : "",
+                           real == NULL            ? ""
+                           : f->id == GA_FLOAT64 ? real->entry64
+                                                 : real->desc.entry,
+                           length, ga_real_kernel_about(k), text, m);
 }

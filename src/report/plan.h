@@ -87,5 +87,10 @@ struct ga_report_machine_text {
 };
 void ga_report_kernel_machine(const struct ga_real_kernel *k, const struct ga_format *f,
                               struct ga_report_machine_text *text, struct ga_result_machine *m);
+/* The same for any real call, forward or backward: its library, entry
+ * point, length and what its module said (about). */
+void ga_report_call_machine(const char *library, const char *entry, enum ga_real_length length,
+                            const struct gelu_acc_real_info *about,
+                            struct ga_report_machine_text *text, struct ga_result_machine *m);
 
 #endif
