@@ -59,7 +59,9 @@ static const char help[] =
     "byte for byte.  Under mpirun (a gelu-acc built with MPI) the ranks are the\n"
     "shards and rank 0 writes DIR.  The backward sections and the rows of\n"
     "--real-outputs are sharded the same way (each shard measures its share of\n"
-    "their pairs or inputs; every shard reads the manifests' files).\n";
+    "their pairs or inputs; every shard reads the manifests' files).\n"
+    "After each format, a line on standard output says what it cost: CPU time\n"
+    "(this process and its library workers) and the kernels' own share of it.\n";
 
 /* --real-outputs manifests, at most this many. */
 #define MAX_MANIFESTS 8
@@ -85,6 +87,21 @@ static void progress(struct ga_sweep_options *so, const char *label)
     static struct ga_progress line;
 
     ga_progress_attach(&line, so, label);
+}
+
+/* What each format cost, on the terminal (never in the pages): CPU time,
+ * the kernels' share of it, and the ratio the speed targets weigh. */
+static void cost(const struct ga_format *f, const struct ga_report_cost *c, bool shard)
+{
+    double cpu = ga_report_cost_cpu(c), kernels = ga_report_cost_kernels(c);
+
+    printf("report: %s%s: %.1f CPU-s, of which the kernels %.1f (models %.1f, library "
+           "workers %.1f)", f->name, shard ? " (this shard)" : "", cpu, kernels, c->models_s,
+           c->workers_s);
+    if (kernels >= 0.05)  /* else too little to weigh */
+        printf(": %.1f %%, the page %.2f times its kernels", 100 * kernels / cpu, cpu / kernels);
+    putchar('\n');
+    fflush(stdout);
 }
 
 /* The options that go together, checked once all are read. */
@@ -153,7 +170,7 @@ int ga_cmd_report(int argc, char **argv)
     struct ga_report_job job = {
         .formats = GA_REPORT_FORMATS, .float32_domain = "stride:4096",
         .float64_domain = GA_REPORT_FLOAT64_DOMAIN, .options = { .oracle = GA_ORACLE_FAST },
-        .shard = 1, .shards = 1, .progress = progress,
+        .shard = 1, .shards = 1, .progress = progress, .cost = cost,
     };
     char why[GA_ENGINE_WHY];
     int opt, status;

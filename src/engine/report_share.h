@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "engine/report_cost.h"
 #include "formats/format.h"
 #include "domain/domain.h"
 #include "state/partial.h"
@@ -23,6 +24,10 @@ struct ga_report_share {
     /* called before each sweep with its options and a label: the command
      * line's progress line (NULL: none) */
     void (*progress)(struct ga_sweep_options *so, const char *label);
+    /* called after each format with what it cost (engine/report_cost.h);
+     * shard: only a share of it was measured, into the partial state
+     * (NULL: none) */
+    void (*cost)(const struct ga_format *f, const struct ga_report_cost *c, bool shard);
     char *why;                          /* what went wrong, why_len bytes */
     size_t why_len;
 };

@@ -83,6 +83,23 @@ static bool refuses_sample(const char *dir, const char *formats, const char *f32
     return false;
 }
 
+
+/* ga_report_format, and what it cost told (share->cost). */
+static int measured_format(const char *dir, const struct ga_format *f, const char *domain,
+                           const char *real, const struct ga_real_outputs *ro, size_t nro,
+                           const struct ga_sweep_options *so, const char *how,
+                           struct ga_report_domain *measured, struct ga_report_share *share,
+                           const struct ga_backward_domains *bw)
+{
+    struct ga_report_cost mark = ga_report_cost_mark(), spent;
+    int status = ga_report_format(dir, f, domain, real, ro, nro, so, how, measured, share, bw);
+
+    if (status == GA_ENGINE_OK && share->cost != NULL) {
+        spent = ga_report_cost_since(&mark);
+        share->cost(f, &spent, share->save != NULL);
+    }
+    return status;
+}
 /* Every format of the list, then the index, in a directory prepared and
  * held (report_all). */
 static int report_all_held(const char *dir, const char *formats, const char *f32_domain,
@@ -126,8 +143,8 @@ static int report_all_held(const char *dir, const char *formats, const char *f32
                  f->bits > 16 ? domain : "",
                  strcmp(real, domain) ? " --real-float32-domain " : "",
                  strcmp(real, domain) ? real : "");
-        status = ga_report_format(dir, f, domain, real, ro, nro, so, how, &measured.format[f->id],
-                               share, bw);
+        status = measured_format(dir, f, domain, real, ro, nro, so, how, &measured.format[f->id],
+                                 share, bw);
         share->format++;
         if (status == GA_ENGINE_OK && ga_report_marker_write(dir, &measured, &io) != GA_IO_OK) {
             ga_report_say(share, "report: %s", io.message);
@@ -201,7 +218,7 @@ static int report_shard(const char *formats, const char *f32_domain,
         const struct ga_format *f = ga_format_by_name(name);
         const char *domain = format_domain(f, f32_domain, f64_domain);
         const char *real = f->bits == 32 && real_f32_domain ? real_f32_domain : domain;
-        status = ga_report_format(NULL, f, domain, real, ro, nro, so, "", NULL, share, bw);
+        status = measured_format(NULL, f, domain, real, ro, nro, so, "", NULL, share, bw);
     }
     return status;
 }
@@ -300,7 +317,8 @@ static int report_shards(const char *formats, const char *f32_domain,
 int ga_run_report(const struct ga_report_job *job, char *why, size_t len)
 {
     struct ga_report_share share = { .shard = job->shard, .shards = job->shards,
-                                     .progress = job->progress, .why = why, .why_len = len };
+                                     .progress = job->progress, .cost = job->cost, .why = why,
+                                     .why_len = len };
 
     why[0] = '\0';
     if (job->partial || ga_ranks_count() > 1)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "engine/report_cost.h"
 #include "measure/sweep.h"
 #include "report/backward_section.h"
 #include "report/real_outputs.h"
@@ -38,6 +39,8 @@ struct ga_report_job {
     /* called before each sweep with its options and a label: a progress
      * line (NULL: none) */
     void (*progress)(struct ga_sweep_options *so, const char *label);
+    /* called after each format with what it cost (NULL: not wanted) */
+    void (*cost)(const struct ga_format *f, const struct ga_report_cost *c, bool shard);
 };
 
 /* The job's --formats (each known, given once) and the backward domains of

@@ -11,6 +11,7 @@
  * take the derivative's own truths from the fast oracle; otherwise d(x) is
  * computed once per x and the product rounded per pair. */
 #include "measure/backward_sweep.h"
+#include "measure/kernel_clock.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -137,7 +138,9 @@ static int outputs(const struct ga_backward_sweep *s, const struct ga_format *f,
     struct ga_run_failure fail;
 
     if (s->impl != NULL) {
+        uint64_t clock = ga_kernel_clock_now();
         ga_backward_run(s->impl, f, dy, x, dx, n);
+        ga_kernel_clock_add(clock);
         return 1;
     }
     if (s->plugin == NULL)

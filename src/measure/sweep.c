@@ -1,4 +1,5 @@
 #include "measure/sweep.h"
+#include "measure/kernel_clock.h"
 #include "measure/shape_ledger.h"
 
 #include "isolation/plugin.h"
@@ -214,7 +215,10 @@ static void chunk_outputs(struct sweep_ctx *s, struct thread_state *t, size_t j,
         out->state = failed ? CHUNK_FAILED : CHUNK_MEASURED;
         t->failed[j] = failed;
     } else if (m->impl) {
+        uint64_t clock = ga_kernel_clock_now();
         bool failed = m->impl->run(m->impl, s->f, t->buf->inputs, out->y, n, &out->failure) != 0;
+        if (!ga_plugin_runs_many(m->impl))  /* a worker's time is its own CPU time */
+            ga_kernel_clock_add(clock);
         out->state = failed ? CHUNK_FAILED : CHUNK_MEASURED;
         t->failed[j] = failed;
     } else if (m->outputs.read(m->outputs.ctx, start, n, out->y) != 0) {
@@ -249,7 +253,9 @@ static void chunk_shape(struct sweep_ctx *s, struct thread_state *t, size_t j, s
     const struct group_outputs *o = g ? t->group_out[s->runs_as[j]] : NULL;
     struct mirror_buffers *mb = t->mirror;
     struct ga_run_failure failure;
+    uint64_t clock;
     size_t k;
+    bool ran;
 
     ga_shape_add_chunk(shape, t->buf->inputs, t->out[j].outputs, t->buf->truth[m->reference], n);
     if (shares_odd(s, j))
@@ -262,7 +268,11 @@ static void chunk_shape(struct sweep_ctx *s, struct thread_state *t, size_t j, s
     }
     if (!shape->odd || (k = ga_shape_mirror(s->f, t->buf->inputs, n, mb->at, mb->neg)) == 0)
         return;
-    if (m->impl->run(m->impl, s->f, mb->neg, mb->y_neg, k, &failure) == 0)
+    clock = ga_kernel_clock_now();
+    ran = m->impl->run(m->impl, s->f, mb->neg, mb->y_neg, k, &failure) == 0;
+    if (!ga_plugin_runs_many(m->impl))
+        ga_kernel_clock_add(clock);
+    if (ran)
         ga_shape_add_odd(shape, t->buf->inputs, t->out[j].outputs, mb->at, mb->y_neg, k);
 }
 
