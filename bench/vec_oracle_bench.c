@@ -1,11 +1,12 @@
 /* The fast oracle's paths side by side, one thread, on the same float32
  * inputs (not a test): ns/input of the scalar path, each vector path this
- * CPU has (gelu, then gelu_tanh), and the catalogue's erf kernel (glibc erff, as library_bench.c
+ * CPU has (gelu, gelu_tanh, then gelu'), and the catalogue's erf kernel (glibc erff, as library_bench.c
  * writes it), with each path's ratio to the kernel and the share of inputs
  * its kernel leaves to the scalar path.  Inputs: 2^16 uniform in [-8, 8]
  * (where GELU needs real work), repeated 64 times on cache-resident
  * arrays; then every 256th encoding.  Run by 'make bench' (doc/speed.md). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,11 +55,15 @@ static double path_ns(enum ga_vec_path p)
 static double pending(enum ga_vec_path p)
 {
     size_t n = 0, m = 0;
-    float left = fn == GA_GELU ? -14.35f : -10.77f, right = fn == GA_GELU ? 5.34f : 4.99f;
+    float left = fn == GA_GELU ? -14.35f : fn == GA_GELU_GRAD ? -14.0f : -10.77f;
+    float right = fn == GA_GELU ? 5.34f : fn == GA_GELU_GRAD ? 8.0f : 4.99f;
+    bool avx2 = p == GA_VEC_AVX2;
     if (fn == GA_GELU)
-        (p == GA_VEC_AVX2 ? ga_vec_gelu_avx2 : ga_vec_gelu_portable)(x, y, d, COUNT);
+        (avx2 ? ga_vec_gelu_avx2 : ga_vec_gelu_portable)(x, y, d, COUNT);
+    else if (fn == GA_GELU_GRAD)
+        (avx2 ? ga_vec_gelu_grad_avx2 : ga_vec_gelu_grad_portable)(x, y, d, COUNT);
     else
-        (p == GA_VEC_AVX2 ? ga_vec_gelu_tanh_avx2 : ga_vec_gelu_tanh_portable)(x, y, d, COUNT);
+        (avx2 ? ga_vec_gelu_tanh_avx2 : ga_vec_gelu_tanh_portable)(x, y, d, COUNT);
     for (size_t i = 0; i < COUNT; i++)
         if (xf[i] > left && xf[i] < right && fabsf(xf[i]) > 1e-7f) {
             m++;
@@ -101,6 +106,8 @@ int main(void)
     run("float32, 2^16 inputs uniform in [-8, 8], 64 times, one thread:");
     fn = GA_GELU_TANH;
     run("float32, 2^16 inputs uniform in [-8, 8], 64 times, one thread:");
+    fn = GA_GELU_GRAD;
+    run("float32, 2^16 inputs uniform in [-8, 8], 64 times, one thread:");
     fn = GA_GELU;
     for (size_t i = 0; i < COUNT; i++) {
         uint32_t b = (uint32_t)i << 16 | (uint32_t)(i * 40503u & 0xffff);
@@ -109,6 +116,8 @@ int main(void)
     }
     run("float32, 2^16 encodings spread over all 2^32, 64 times, one thread:");
     fn = GA_GELU_TANH;
+    run("float32, 2^16 encodings spread over all 2^32, 64 times, one thread:");
+    fn = GA_GELU_GRAD;
     run("float32, 2^16 encodings spread over all 2^32, 64 times, one thread:");
     return 0;
 }

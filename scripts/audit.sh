@@ -1,23 +1,26 @@
 #!/bin/sh
-# The exhaustive oracle audit (doc/audit.md): every float32 input, gelu and
-# gelu_tanh, the MPFR-only oracle against the fast one.  About 6 CPU hours,
-# so it runs in 64 shards per function, most about 1/64 of the work (3 to 4
-# CPU minutes), and can be stopped at any moment: a finished shard's state
+# The exhaustive oracle audit (doc/audit.md): every float32 input, gelu,
+# gelu_tanh and their derivatives gelu_grad and gelu_tanh_grad, the
+# MPFR-only oracle against the fast one.  About 6 CPU hours for gelu, twice
+# that for a derivative (MPFR evaluates erfc and exp there), so it runs in
+# 64 shards per function, most about 1/64 of the work, and can be stopped
+# at any moment: a finished shard's state
 # file is kept in audit-shards/float32-FUNCTION/ (commit it), an unfinished one
 # resumes from its checkpoint, and a later run, in another session or on
 # another machine, does only what is missing.  When every shard of a
 # function is there, the merged result is written to
 # reports/audit-float32-FUNCTION.md.
-# Usage: scripts/audit.sh [gelu|gelu_tanh]...   (GELU_ACC: the program;
+# Usage: scripts/audit.sh [gelu|gelu_tanh|gelu_grad|gelu_tanh_grad]...
+# (default: all four; GELU_ACC: the program;
 # THREADS: threads per shard, default all)
 set -eu
 cd "$(dirname "$0")/.."
 gelu_acc=${GELU_ACC:-./gelu-acc}
 shards=64
 threads=${THREADS:+--threads $THREADS}
-[ $# -gt 0 ] || set -- gelu gelu_tanh
+[ $# -gt 0 ] || set -- gelu gelu_tanh gelu_grad gelu_tanh_grad
 for fn in "$@"; do
-    case $fn in gelu|gelu_tanh) ;; *) echo "audit.sh: unknown function '$fn'" >&2; exit 2 ;; esac
+    case $fn in gelu|gelu_tanh|gelu_grad|gelu_tanh_grad) ;; *) echo "audit.sh: unknown function '$fn'" >&2; exit 2 ;; esac
     dir=audit-shards/float32-$fn
     mkdir -p "$dir"
     k=1

@@ -95,7 +95,8 @@ static void test_unknown_names_are_refused(void **state)
 
 /* Phi(1) = 0.8413447460685429, phi(1) = 0.24197072451914337 (tables of the
  * normal distribution): gelu(1) = Phi(1), gelu(-1) = Phi(1) - 1,
- * gelu'(1) = Phi(1) + phi(1), each rounded once to float32 here. */
+ * gelu'(1) = Phi(1) + phi(1), gelu'(-1) = 1 - Phi(1) - phi(1), each rounded
+ * once to float32 here. */
 static void test_float32_values_from_tables(void **state)
 {
     float x[3] = { 1.0f, -1.0f, 0.0f }, out[3];
@@ -104,8 +105,10 @@ static void test_float32_values_from_tables(void **state)
     assert_int_equal(float_bits(out[0]), float_bits((float)0.8413447460685429));
     assert_int_equal(float_bits(out[1]), float_bits((float)-0.15865525393145707));
     assert_int_equal(float_bits(out[2]), 0u);
-    assert_int_equal(gelu_acc_truth(GELU_ACC_GELU_GRAD, GELU_ACC_FLOAT32, x, out, 1), GELU_ACC_OK);
+    assert_int_equal(gelu_acc_truth(GELU_ACC_GELU_GRAD, GELU_ACC_FLOAT32, x, out, 3), GELU_ACC_OK);
     assert_int_equal(float_bits(out[0]), float_bits((float)(0.8413447460685429 + 0.24197072451914337)));
+    assert_int_equal(float_bits(out[1]), float_bits((float)-0.0833154705876863));
+    assert_int_equal(float_bits(out[2]), float_bits(0.5f));
     assert_string_equal(gelu_acc_last_error(), "");
 }
 

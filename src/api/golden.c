@@ -34,10 +34,9 @@ static int tabled_truth(enum ga_function fn, const struct ga_format *f, const vo
     return GELU_ACC_OK;
 }
 
-/* The rounded encodings of one block: by the vector paths for float32 gelu
- * and gelu_tanh
- * (truth/fast_vec.h: the path GELU_ACC_ORACLE_PATH or the CPU chooses),
- * from the full truths otherwise. */
+/* The rounded encodings of one block: by the vector paths for the float32
+ * functions they cover (truth/fast_vec.h: gelu, gelu_tanh, gelu'; the path
+ * GELU_ACC_ORACLE_PATH or the CPU chooses), from the full truths otherwise. */
 static int block_rounded(enum ga_function fn, const struct ga_format *f, ga_bits *in, size_t m)
 {
     struct ga_truth t[GA_API_BLOCK];
@@ -45,7 +44,7 @@ static int block_rounded(enum ga_function fn, const struct ga_format *f, ga_bits
     ga_bits rounded[GA_API_BLOCK];
     int status;
 
-    if (f->id == GA_FLOAT32 && (fn == GA_GELU || fn == GA_GELU_TANH)) {
+    if (f->id == GA_FLOAT32 && ga_vec_covers(fn)) {
         if (ga_truth_f32_rounded(fn, ga_vec_path_default(), in, rounded, direction, m) != 0)
             for (size_t i = 0; i < m; i++)
                 if (direction[i] == 0 && rounded[i] == ga_quiet_nan(f) && !ga_is_nan(f, in[i]))

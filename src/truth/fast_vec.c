@@ -83,6 +83,18 @@ static inline int8_t region(const struct ga_fast_thresholds *th, ga_bits x, ga_b
     return 0;
 }
 
+/* gelu' has no threshold answers here: the kernels evaluate -14 < x < 8,
+ * zero excluded; everything else is left to the scalar path (cheap there:
+ * its own thresholds answer most). */
+static inline int8_t grad_region(ga_bits x)
+{
+    ga_bits magnitude = x & 0x7fffffffu;
+    bool inside = magnitude != 0 && magnitude < (x == magnitude ? GA_VEC_GRAD_RIGHT
+                                                                : GA_VEC_GRAD_LEFT);
+
+    return inside ? 0 : GA_VEC_PENDING;
+}
+
 static size_t scalar(enum ga_function fn, const ga_bits *x, ga_bits *rounded,
                      int8_t *direction, size_t n)
 {
@@ -104,18 +116,35 @@ static size_t scalar(enum ga_function fn, const ga_bits *x, ga_bits *rounded,
 
 typedef void kernel(const ga_bits *, ga_bits *, int8_t *, size_t);
 
-static size_t vector_block(enum ga_function fn, enum ga_vec_path p, const ga_bits *x,
+/* The kernel of fn on path p (portable or avx2), NULL for a function the
+ * vector paths do not cover. */
+static kernel *kernel_of(enum ga_function fn, enum ga_vec_path p)
+{
+    bool avx2 = p == GA_VEC_AVX2;
+
+    switch (fn) {
+    case GA_GELU: return avx2 ? ga_vec_gelu_avx2 : ga_vec_gelu_portable;
+    case GA_GELU_TANH: return avx2 ? ga_vec_gelu_tanh_avx2 : ga_vec_gelu_tanh_portable;
+    case GA_GELU_GRAD: return avx2 ? ga_vec_gelu_grad_avx2 : ga_vec_gelu_grad_portable;
+    default: return NULL;
+    }
+}
+
+bool ga_vec_covers(enum ga_function fn)
+{
+    return kernel_of(fn, GA_VEC_PORTABLE) != NULL;
+}
+
+static size_t vector_block(enum ga_function fn, kernel *k, const ga_bits *x,
                            ga_bits *rounded, int8_t *direction, size_t n)
 {
-    const struct ga_fast_thresholds *th = ga_fast_thresholds(fn, ga_format_get(GA_FLOAT32));
-    kernel *k = fn == GA_GELU ? (p == GA_VEC_AVX2 ? ga_vec_gelu_avx2 : ga_vec_gelu_portable)
-                              : (p == GA_VEC_AVX2 ? ga_vec_gelu_tanh_avx2
-                                                  : ga_vec_gelu_tanh_portable);
+    const struct ga_fast_thresholds *th =
+        fn == GA_GELU_GRAD ? NULL : ga_fast_thresholds(fn, ga_format_get(GA_FLOAT32));
     size_t undecided = 0;
 
     k(x, rounded, direction, n);
     for (size_t i = 0; i < n; i++) {
-        int8_t d = region(th, x[i], &rounded[i]);
+        int8_t d = th ? region(th, x[i], &rounded[i]) : grad_region(x[i]);
         if (d != 0)
             direction[i] = d;
         if (direction[i] == GA_VEC_PENDING)
@@ -127,13 +156,14 @@ static size_t vector_block(enum ga_function fn, enum ga_vec_path p, const ga_bit
 size_t ga_truth_f32_rounded(enum ga_function fn, enum ga_vec_path p, const ga_bits *x,
                             ga_bits *rounded, int8_t *direction, size_t n)
 {
+    kernel *k = p == GA_VEC_SCALAR ? NULL : kernel_of(fn, p);
     size_t undecided = 0;
 
-    if (p == GA_VEC_SCALAR || (fn != GA_GELU && fn != GA_GELU_TANH) || !ga_vec_path_available(p))
+    if (k == NULL || !ga_vec_path_available(p))
         return scalar(fn, x, rounded, direction, n);
     for (size_t first = 0; first < n; first += BLOCK) {
         size_t m = n - first < BLOCK ? n - first : BLOCK;
-        undecided += vector_block(fn, p, x + first, rounded + first, direction + first, m);
+        undecided += vector_block(fn, k, x + first, rounded + first, direction + first, m);
     }
     return undecided;
 }

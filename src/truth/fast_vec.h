@@ -1,4 +1,4 @@
-/* The vectorized fast oracle for float32 gelu and gelu_tanh: the correctly
+/* The vectorized fast oracle for float32 gelu, gelu_tanh and gelu': the correctly
  * rounded result and its direction for arrays of float32 encodings, the same as ga_truth_fast's
  * `rounded` and `direction` for every input (doc/oracle.md, 'The vector
  * paths').  Only the certified facts: no `exact` value, so the sweeps, whose
@@ -12,8 +12,8 @@
  * Every path sends an input whose rounding its error bound cannot decide,
  * and every input outside the evaluated range that the thresholds do not
  * answer (zeros, infinities, NaNs, tiny |x|), to ga_truth_fast, and so to
- * MPFR where that one cannot decide.  Covers GA_GELU and GA_GELU_TANH; any
- * other function takes the scalar path. */
+ * MPFR where that one cannot decide.  Covers GA_GELU, GA_GELU_TANH and
+ * GA_GELU_GRAD; any other function takes the scalar path. */
 #ifndef GA_TRUTH_FAST_VEC_H
 #define GA_TRUTH_FAST_VEC_H
 
@@ -24,6 +24,9 @@
 #include "truth/truth.h"
 
 enum ga_vec_path { GA_VEC_SCALAR, GA_VEC_PORTABLE, GA_VEC_AVX2, GA_VEC_PATH_COUNT };
+
+/* Whether the vector paths cover fn (the others take the scalar path). */
+bool ga_vec_covers(enum ga_function fn);
 
 /* "scalar", "portable", "avx2". */
 const char *ga_vec_path_name(enum ga_vec_path p);

@@ -26,22 +26,49 @@ static inline AVX2 __m256d exp_neg(__m256d y)
     return _mm256_mul_pd(p, _mm256_castsi256_pd(_mm256_slli_epi64(bits, 52)));
 }
 
-static inline AVX2 __m256d gelu_value(__m256d x)
+/* M(a) = G(s)/(a + 6) (fast_vec_portable.c's mills). */
+static inline AVX2 __m256d mills(__m256d a)
 {
-    const __m256d sign = _mm256_set1_pd(-0.0), six = _mm256_set1_pd(6.0);
-    __m256d a = _mm256_andnot_pd(sign, x);
+    const __m256d six = _mm256_set1_pd(6.0);
     __m256d inv = _mm256_div_pd(_mm256_set1_pd(1.0), _mm256_add_pd(a, six));
     __m256d s = _mm256_mul_pd(_mm256_fmsub_pd(_mm256_set1_pd(1.75), a, six), inv);
     __m256d g = _mm256_set1_pd(ga_vec_g[0]);
-    __m256d q, h;
 
     for (int i = 1; i <= GA_VEC_G_DEGREE; i++)
         g = _mm256_fmadd_pd(g, s, _mm256_set1_pd(ga_vec_g[i]));
-    h = _mm256_mul_pd(_mm256_set1_pd(-0.5), _mm256_mul_pd(a, a));
-    q = _mm256_mul_pd(exp_neg(h), _mm256_mul_pd(g, inv));
+    return _mm256_mul_pd(g, inv);
+}
+
+/* e^(-a^2/2). */
+static inline AVX2 __m256d gauss(__m256d a)
+{
+    return exp_neg(_mm256_mul_pd(_mm256_set1_pd(-0.5), _mm256_mul_pd(a, a)));
+}
+
+static inline AVX2 __m256d gelu_value(__m256d x)
+{
+    __m256d a = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x);
+    __m256d q = _mm256_mul_pd(gauss(a), mills(a));
+
     /* x < 0: Q; x > 0: 1 - Q */
     q = _mm256_blendv_pd(_mm256_sub_pd(_mm256_set1_pd(1.0), q), q, x);
     return _mm256_mul_pd(x, q);
+}
+
+/* gelu'(x) and the radius of its error (fast_vec_internal.h). */
+static inline AVX2 __m256d gelu_grad_value(__m256d x, __m256d *radius)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    __m256d a = _mm256_andnot_pd(sign, x), e = gauss(a);
+    __m256d q = _mm256_mul_pd(e, mills(a));
+    __m256d p = _mm256_mul_pd(e, _mm256_mul_pd(a, _mm256_set1_pd(GA_VEC_INV_SQRT_2PI)));
+    __m256d d = _mm256_sub_pd(q, p);
+    __m256d v = _mm256_blendv_pd(_mm256_sub_pd(_mm256_set1_pd(1.0), d), d, x);
+
+    *radius = _mm256_fmadd_pd(_mm256_set1_pd(GA_VEC_GRAD_TERM_ERR), _mm256_add_pd(q, p),
+                              _mm256_mul_pd(_mm256_set1_pd(GA_VEC_GRAD_VALUE_ERR),
+                                            _mm256_andnot_pd(sign, v)));
+    return v;
 }
 
 static inline AVX2 __m256d gelu_tanh_value(__m256d x)
@@ -53,11 +80,10 @@ static inline AVX2 __m256d gelu_tanh_value(__m256d x)
     return _mm256_div_pd(x, _mm256_add_pd(_mm256_set1_pd(1.0), e));
 }
 
-/* The rounding test of the portable path, four at a time; the four
- * directions as 32-bit lanes. */
-static inline AVX2 __m128i decide(__m256d v, double eps, __m128i *rounded)
+/* The rounding test of the portable path on [v - r, v + r], four at a
+ * time; the four directions as 32-bit lanes. */
+static inline AVX2 __m128i decide_within(__m256d v, __m256d r, __m128i *rounded)
 {
-    __m256d r = _mm256_mul_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), v), _mm256_set1_pd(eps));
     __m256d lo = _mm256_sub_pd(v, r), hi = _mm256_add_pd(v, r);
     __m128 flo = _mm256_cvtpd_ps(lo), fhi = _mm256_cvtpd_ps(hi);
     __m256d fv = _mm256_cvtps_pd(flo);
@@ -73,6 +99,14 @@ static inline AVX2 __m128i decide(__m256d v, double eps, __m128i *rounded)
     /* 0 becomes GA_VEC_PENDING */
     return _mm_blendv_epi8(dir, _mm_set1_epi32(GA_VEC_PENDING),
                            _mm_cmpeq_epi32(dir, _mm_setzero_si128()));
+}
+
+/* The same with r = eps |v|. */
+static inline AVX2 __m128i decide(__m256d v, double eps, __m128i *rounded)
+{
+    __m256d r = _mm256_mul_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), v), _mm256_set1_pd(eps));
+
+    return decide_within(v, r, rounded);
 }
 
 /* Four float32 encodings (the low halves of x[0..3]) as doubles. */
@@ -118,6 +152,20 @@ AVX2 void ga_vec_gelu_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction
         ga_vec_gelu_portable(x + i, rounded + i, direction + i, n - i);
 }
 
+AVX2 void ga_vec_gelu_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
+{
+    size_t i = 0;
+
+    for (; i + 4 <= n; i += 4) {
+        __m256d r;
+        __m256d v = gelu_grad_value(load4(x + i), &r);
+        __m128i r32, dir = decide_within(v, r, &r32);
+        store4(r32, dir, rounded + i, direction + i);
+    }
+    if (i < n)
+        ga_vec_gelu_grad_portable(x + i, rounded + i, direction + i, n - i);
+}
+
 #else
 /* Not an x86-64 GCC or Clang build: never called (ga_vec_path_available). */
 void ga_vec_gelu_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
@@ -128,5 +176,10 @@ void ga_vec_gelu_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, siz
 void ga_vec_gelu_tanh_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
 {
     ga_vec_gelu_tanh_portable(x, rounded, direction, n);
+}
+
+void ga_vec_gelu_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
+{
+    ga_vec_gelu_grad_portable(x, rounded, direction, n);
 }
 #endif

@@ -29,6 +29,19 @@
 #define GA_VEC_BETA 0x1.9884533d43651p-1    /* sqrt(2/pi) */
 #define GA_VEC_KAPPA 0x1.6e4e26d4801f7p-5   /* 0.044715 */
 
+/* gelu'(x) = Phi(x) + x phi(x), for float32 x in -14 < x < 8: with the
+ * same Q(a) = e^(-a^2/2) M(a), a = |x|, and a phi(a) = e^(-a^2/2) a/sqrt(2 pi),
+ * d = Q - a phi(a) is gelu'(-a), and gelu'(a) = 1 - d.  The two terms
+ * carry at most 248 u each (relative), d and 1 - d one rounding more: the
+ * radius 2^-44 (Q + a phi) + 2^-51 |v| covers them and forming the interval
+ * (doc/oracle.md, 'The derivative'). */
+#define GA_VEC_GRAD_TERM_ERR 0x1p-44
+#define GA_VEC_GRAD_VALUE_ERR 0x1p-51
+#define GA_VEC_INV_SQRT_2PI 0x1.9884533d43651p-2   /* 1/sqrt(2 pi) */
+/* Encodings of the range: -14 < x < 8, x not 0 (fast_vec.c). */
+#define GA_VEC_GRAD_LEFT 0x41600000u    /* |x| = 14 */
+#define GA_VEC_GRAD_RIGHT 0x41000000u   /* x = 8 */
+
 /* A kernel's answer for an input it could not decide. */
 #define GA_VEC_PENDING 2
 
@@ -41,6 +54,8 @@ void ga_vec_gelu_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction,
 void ga_vec_gelu_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
 void ga_vec_gelu_tanh_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
 void ga_vec_gelu_tanh_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
+void ga_vec_gelu_grad_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
+void ga_vec_gelu_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
 
 #define GA_VEC_G_DEGREE 18
 #define GA_VEC_EXP_DEGREE 12

@@ -26,19 +26,37 @@ static inline double exp_neg(double y)
     return p * scale;
 }
 
+/* M(a) = e^(a^2/2) erfc(a/sqrt 2)/2 = G(s)/(a + 6), a in [0, 14.36]. */
+static inline double mills(double a)
+{
+    double inv = 1 / (a + 6);
+    double s = (1.75 * a - 6) * inv;
+    double g = ga_vec_g[0];
+
+    for (int i = 1; i <= GA_VEC_G_DEGREE; i++)
+        g = g * s + ga_vec_g[i];
+    return g * inv;
+}
+
 /* v, gelu(x) within GA_VEC_GELU_REL_ERR for x in the evaluated range. */
 static inline double gelu_value(double x)
 {
     double a = fabs(x);
-    double inv = 1 / (a + 6);
-    double s = (1.75 * a - 6) * inv;
-    double g = ga_vec_g[0];
-    double q;
+    double q = exp_neg(-0.5 * (a * a)) * mills(a);
 
-    for (int i = 1; i <= GA_VEC_G_DEGREE; i++)
-        g = g * s + ga_vec_g[i];
-    q = exp_neg(-0.5 * (a * a)) * (g * inv);
     return x * (x < 0 ? q : 1 - q);
+}
+
+/* v, gelu'(x) within *radius for -14 < x < 8 (fast_vec_internal.h). */
+static inline double gelu_grad_value(double x, double *radius)
+{
+    double a = fabs(x);
+    double e = exp_neg(-0.5 * (a * a));
+    double q = e * mills(a), p = e * (a * GA_VEC_INV_SQRT_2PI);
+    double d = q - p, v = x < 0 ? d : 1 - d;
+
+    *radius = GA_VEC_GRAD_TERM_ERR * (q + p) + GA_VEC_GRAD_VALUE_ERR * fabs(v);
+    return v;
 }
 
 static inline uint32_t float_bits(float f)
@@ -57,10 +75,9 @@ static inline double gelu_tanh_value(double x)
 }
 
 /* The rounding test of fast_decide.c for float32: both ends of the interval
- * round to one float, which lies outside it. */
-static inline void decide(double v, double eps, ga_bits *rounded, int8_t *direction)
+ * [v - r, v + r] round to one float, which lies outside it. */
+static inline void decide_within(double v, double r, ga_bits *rounded, int8_t *direction)
 {
-    double r = fabs(v) * eps;
     double lo = v - r, hi = v + r;
     float flo = (float)lo, fhi = (float)hi;
     double fv = flo;
@@ -68,6 +85,12 @@ static inline void decide(double v, double eps, ga_bits *rounded, int8_t *direct
     *rounded = float_bits(flo);
     *direction = float_bits(flo) != float_bits(fhi) ? GA_VEC_PENDING
                : lo > fv ? 1 : hi < fv ? -1 : GA_VEC_PENDING;
+}
+
+/* The same with r = eps |v|. */
+static inline void decide(double v, double eps, ga_bits *rounded, int8_t *direction)
+{
+    decide_within(v, fabs(v) * eps, rounded, direction);
 }
 
 static inline double decoded(ga_bits x)
@@ -102,5 +125,18 @@ void ga_vec_gelu_tanh_portable(const ga_bits *x, ga_bits *rounded, int8_t *direc
             v[i] = gelu_tanh_value(decoded(x[first + i]));
         for (size_t i = 0; i < m; i++)
             decide(v[i], GA_VEC_TANH_REL_ERR, &rounded[first + i], &direction[first + i]);
+    }
+}
+
+void ga_vec_gelu_grad_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
+{
+    double v[CHUNK], r[CHUNK];
+
+    for (size_t first = 0; first < n; first += CHUNK) {
+        size_t m = n - first < CHUNK ? n - first : CHUNK;
+        for (size_t i = 0; i < m; i++)
+            v[i] = gelu_grad_value(decoded(x[first + i]), &r[i]);
+        for (size_t i = 0; i < m; i++)
+            decide_within(v[i], r[i], &rounded[first + i], &direction[first + i]);
     }
 }
