@@ -1,6 +1,6 @@
 /* The fast oracle's paths side by side, one thread, on the same float32
  * inputs (not a test): ns/input of the scalar path, each vector path this
- * CPU has (gelu, gelu_tanh, then gelu'), and the catalogue's erf kernel (glibc erff, as library_bench.c
+ * CPU has (gelu, gelu_tanh, then their derivatives), and the catalogue's erf kernel (glibc erff, as library_bench.c
  * writes it), with each path's ratio to the kernel and the share of inputs
  * its kernel leaves to the scalar path.  Inputs: 2^16 uniform in [-8, 8]
  * (where GELU needs real work), repeated 64 times on cache-resident
@@ -55,13 +55,18 @@ static double path_ns(enum ga_vec_path p)
 static double pending(enum ga_vec_path p)
 {
     size_t n = 0, m = 0;
-    float left = fn == GA_GELU ? -14.35f : fn == GA_GELU_GRAD ? -14.0f : -10.77f;
-    float right = fn == GA_GELU ? 5.34f : fn == GA_GELU_GRAD ? 8.0f : 4.99f;
+    static const float lefts[] = { [GA_GELU] = -14.35f, [GA_GELU_TANH] = -10.77f,
+                                   [GA_GELU_GRAD] = -14.0f, [GA_GELU_TANH_GRAD] = -10.5f };
+    static const float rights[] = { [GA_GELU] = 5.34f, [GA_GELU_TANH] = 4.99f,
+                                    [GA_GELU_GRAD] = 8.0f, [GA_GELU_TANH_GRAD] = 6.5f };
+    float left = lefts[fn], right = rights[fn];
     bool avx2 = p == GA_VEC_AVX2;
     if (fn == GA_GELU)
         (avx2 ? ga_vec_gelu_avx2 : ga_vec_gelu_portable)(x, y, d, COUNT);
     else if (fn == GA_GELU_GRAD)
         (avx2 ? ga_vec_gelu_grad_avx2 : ga_vec_gelu_grad_portable)(x, y, d, COUNT);
+    else if (fn == GA_GELU_TANH_GRAD)
+        (avx2 ? ga_vec_gelu_tanh_grad_avx2 : ga_vec_gelu_tanh_grad_portable)(x, y, d, COUNT);
     else
         (avx2 ? ga_vec_gelu_tanh_avx2 : ga_vec_gelu_tanh_portable)(x, y, d, COUNT);
     for (size_t i = 0; i < COUNT; i++)
@@ -108,6 +113,8 @@ int main(void)
     run("float32, 2^16 inputs uniform in [-8, 8], 64 times, one thread:");
     fn = GA_GELU_GRAD;
     run("float32, 2^16 inputs uniform in [-8, 8], 64 times, one thread:");
+    fn = GA_GELU_TANH_GRAD;
+    run("float32, 2^16 inputs uniform in [-8, 8], 64 times, one thread:");
     fn = GA_GELU;
     for (size_t i = 0; i < COUNT; i++) {
         uint32_t b = (uint32_t)i << 16 | (uint32_t)(i * 40503u & 0xffff);
@@ -118,6 +125,8 @@ int main(void)
     fn = GA_GELU_TANH;
     run("float32, 2^16 encodings spread over all 2^32, 64 times, one thread:");
     fn = GA_GELU_GRAD;
+    run("float32, 2^16 encodings spread over all 2^32, 64 times, one thread:");
+    fn = GA_GELU_TANH_GRAD;
     run("float32, 2^16 encodings spread over all 2^32, 64 times, one thread:");
     return 0;
 }

@@ -5,7 +5,7 @@
  *   vec_oracle_check PATH widened [FUNCTION]    every float16 and bfloat16 value as a float32
  *   vec_oracle_check PATH all:K/M [FUNCTION]    shard K of M of all 2^32 encodings
  *
- * FUNCTION: gelu (the default), gelu_tanh or gelu_grad.
+ * FUNCTION: gelu (the default), gelu_tanh, gelu_grad or gelu_tanh_grad.
  * PATH: portable or avx2.  Prints the inputs compared, the differences (the
  * first few named) and the time; exit 0 when there are none, 1 when there
  * are, 2 on a usage error, 77 when the CPU lacks PATH (a skip for the test
@@ -95,7 +95,7 @@ static void run_widened(enum ga_vec_path p, struct counts *c)
 static int usage(void)
 {
     fprintf(stderr, "usage: vec_oracle_check portable|avx2 random:N|widened|all:K/M "
-                    "[gelu|gelu_tanh|gelu_grad]\n");
+                    "[gelu|gelu_tanh|gelu_grad|gelu_tanh_grad]\n");
     return 2;
 }
 
@@ -113,6 +113,8 @@ int main(int argc, char **argv)
         fn = GA_GELU_TANH;
     else if (argc == 4 && strcmp(argv[3], "gelu_grad") == 0)
         fn = GA_GELU_GRAD;
+    else if (argc == 4 && strcmp(argv[3], "gelu_tanh_grad") == 0)
+        fn = GA_GELU_TANH_GRAD;
     else if (argc == 4 && strcmp(argv[3], "gelu") != 0)
         return usage();
     if (strcmp(argv[1], "portable") == 0)

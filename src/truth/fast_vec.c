@@ -83,16 +83,23 @@ static inline int8_t region(const struct ga_fast_thresholds *th, ga_bits x, ga_b
     return 0;
 }
 
-/* gelu' has no threshold answers here: the kernels evaluate -14 < x < 8,
- * zero excluded; everything else is left to the scalar path (cheap there:
- * its own thresholds answer most). */
-static inline int8_t grad_region(ga_bits x)
+/* The derivatives: the kernels evaluate left < x < 8 (|left| = 14 for
+ * gelu', 10.5 for the tanh form's), zero excluded, and the tanh form's
+ * rounds to 1 from above from x = 6.5 on; everything else is left to the
+ * scalar path (cheap there: its own thresholds answer most). */
+static inline int8_t grad_region(enum ga_function fn, ga_bits x, ga_bits *rounded)
 {
     ga_bits magnitude = x & 0x7fffffffu;
-    bool inside = magnitude != 0 && magnitude < (x == magnitude ? GA_VEC_GRAD_RIGHT
-                                                                : GA_VEC_GRAD_LEFT);
+    ga_bits left = fn == GA_GELU_GRAD ? GA_VEC_GRAD_LEFT : GA_VEC_TANH_GRAD_LEFT;
 
-    return inside ? 0 : GA_VEC_PENDING;
+    if (fn == GA_GELU_TANH_GRAD && x == magnitude && magnitude >= GA_VEC_TANH_GRAD_ONE
+        && magnitude < GA_VEC_GRAD_RIGHT) {
+        *rounded = 0x3f800000u;
+        return 1;
+    }
+    if (magnitude != 0 && magnitude < (x == magnitude ? GA_VEC_GRAD_RIGHT : left))
+        return 0;
+    return GA_VEC_PENDING;
 }
 
 static size_t scalar(enum ga_function fn, const ga_bits *x, ga_bits *rounded,
@@ -126,6 +133,8 @@ static kernel *kernel_of(enum ga_function fn, enum ga_vec_path p)
     case GA_GELU: return avx2 ? ga_vec_gelu_avx2 : ga_vec_gelu_portable;
     case GA_GELU_TANH: return avx2 ? ga_vec_gelu_tanh_avx2 : ga_vec_gelu_tanh_portable;
     case GA_GELU_GRAD: return avx2 ? ga_vec_gelu_grad_avx2 : ga_vec_gelu_grad_portable;
+    case GA_GELU_TANH_GRAD:
+        return avx2 ? ga_vec_gelu_tanh_grad_avx2 : ga_vec_gelu_tanh_grad_portable;
     default: return NULL;
     }
 }
@@ -138,13 +147,14 @@ bool ga_vec_covers(enum ga_function fn)
 static size_t vector_block(enum ga_function fn, kernel *k, const ga_bits *x,
                            ga_bits *rounded, int8_t *direction, size_t n)
 {
+    bool grad = fn == GA_GELU_GRAD || fn == GA_GELU_TANH_GRAD;
     const struct ga_fast_thresholds *th =
-        fn == GA_GELU_GRAD ? NULL : ga_fast_thresholds(fn, ga_format_get(GA_FLOAT32));
+        grad ? NULL : ga_fast_thresholds(fn, ga_format_get(GA_FLOAT32));
     size_t undecided = 0;
 
     k(x, rounded, direction, n);
     for (size_t i = 0; i < n; i++) {
-        int8_t d = th ? region(th, x[i], &rounded[i]) : grad_region(x[i]);
+        int8_t d = th ? region(th, x[i], &rounded[i]) : grad_region(fn, x[i], &rounded[i]);
         if (d != 0)
             direction[i] = d;
         if (direction[i] == GA_VEC_PENDING)

@@ -1,4 +1,4 @@
-/* The vectorized fast oracle for float32 gelu, gelu_tanh and gelu': the correctly
+/* The vectorized fast oracle for float32 gelu, gelu_tanh and their derivatives: the correctly
  * rounded result and its direction for arrays of float32 encodings, the same as ga_truth_fast's
  * `rounded` and `direction` for every input (doc/oracle.md, 'The vector
  * paths').  Only the certified facts: no `exact` value, so the sweeps, whose
@@ -12,8 +12,8 @@
  * Every path sends an input whose rounding its error bound cannot decide,
  * and every input outside the evaluated range that the thresholds do not
  * answer (zeros, infinities, NaNs, tiny |x|), to ga_truth_fast, and so to
- * MPFR where that one cannot decide.  Covers GA_GELU, GA_GELU_TANH and
- * GA_GELU_GRAD; any other function takes the scalar path. */
+ * MPFR where that one cannot decide.  Covers GA_GELU, GA_GELU_TANH,
+ * GA_GELU_GRAD and GA_GELU_TANH_GRAD (every function there is). */
 #ifndef GA_TRUTH_FAST_VEC_H
 #define GA_TRUTH_FAST_VEC_H
 

@@ -80,6 +80,28 @@ static inline AVX2 __m256d gelu_tanh_value(__m256d x)
     return _mm256_div_pd(x, _mm256_add_pd(_mm256_set1_pd(1.0), e));
 }
 
+/* gelu_tanh'(x) and the radius of its error (fast_vec_internal.h). */
+static inline AVX2 __m256d gelu_tanh_grad_value(__m256d x, __m256d *radius)
+{
+    const __m256d one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
+    __m256d x2 = _mm256_mul_pd(x, x);
+    __m256d k = _mm256_mul_pd(_mm256_set1_pd(GA_VEC_KAPPA), x2);
+    __m256d w = _mm256_mul_pd(_mm256_set1_pd(GA_VEC_BETA), _mm256_fmadd_pd(k, x, x));
+    __m256d e = exp_neg(_mm256_mul_pd(_mm256_set1_pd(-2.0), w));
+    __m256d sum = _mm256_add_pd(one, e);
+    __m256d t1 = _mm256_div_pd(one, sum), ed = _mm256_div_pd(e, sum);
+    __m256d p = _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(GA_VEC_BETA), x),
+                              _mm256_fmadd_pd(_mm256_set1_pd(GA_VEC_3KAPPA), x2, one));
+    __m256d t2 = _mm256_mul_pd(_mm256_mul_pd(_mm256_add_pd(p, p), ed), t1);
+    __m256d v = _mm256_add_pd(t1, t2);
+
+    *radius = _mm256_fmadd_pd(_mm256_set1_pd(GA_VEC_TANH_GRAD_TERM_ERR),
+                              _mm256_fmadd_pd(ed, t1, _mm256_andnot_pd(sign, t2)),
+                              _mm256_mul_pd(_mm256_set1_pd(GA_VEC_GRAD_VALUE_ERR),
+                                            _mm256_add_pd(t1, _mm256_andnot_pd(sign, v))));
+    return v;
+}
+
 /* The rounding test of the portable path on [v - r, v + r], four at a
  * time; the four directions as 32-bit lanes. */
 static inline AVX2 __m128i decide_within(__m256d v, __m256d r, __m128i *rounded)
@@ -152,18 +174,34 @@ AVX2 void ga_vec_gelu_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction
         ga_vec_gelu_portable(x + i, rounded + i, direction + i, n - i);
 }
 
-AVX2 void ga_vec_gelu_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
+/* The derivatives' kernels: value gives v and its radius, four at a time;
+ * the tail through portable (the same arithmetic, one at a time). */
+static inline AVX2 void decide_each(__m256d (*value)(__m256d, __m256d *),
+                                    void (*portable)(const ga_bits *, ga_bits *, int8_t *, size_t),
+                                    const ga_bits *x, ga_bits *rounded, int8_t *direction,
+                                    size_t n)
 {
     size_t i = 0;
 
     for (; i + 4 <= n; i += 4) {
         __m256d r;
-        __m256d v = gelu_grad_value(load4(x + i), &r);
+        __m256d v = value(load4(x + i), &r);
         __m128i r32, dir = decide_within(v, r, &r32);
         store4(r32, dir, rounded + i, direction + i);
     }
     if (i < n)
-        ga_vec_gelu_grad_portable(x + i, rounded + i, direction + i, n - i);
+        portable(x + i, rounded + i, direction + i, n - i);
+}
+
+AVX2 void ga_vec_gelu_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
+{
+    decide_each(gelu_grad_value, ga_vec_gelu_grad_portable, x, rounded, direction, n);
+}
+
+AVX2 void ga_vec_gelu_tanh_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction,
+                                     size_t n)
+{
+    decide_each(gelu_tanh_grad_value, ga_vec_gelu_tanh_grad_portable, x, rounded, direction, n);
 }
 
 #else
@@ -181,5 +219,10 @@ void ga_vec_gelu_tanh_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction
 void ga_vec_gelu_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
 {
     ga_vec_gelu_grad_portable(x, rounded, direction, n);
+}
+
+void ga_vec_gelu_tanh_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
+{
+    ga_vec_gelu_tanh_grad_portable(x, rounded, direction, n);
 }
 #endif

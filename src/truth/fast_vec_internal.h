@@ -42,6 +42,19 @@
 #define GA_VEC_GRAD_LEFT 0x41600000u    /* |x| = 14 */
 #define GA_VEC_GRAD_RIGHT 0x41000000u   /* x = 8 */
 
+/* gelu_tanh'(x) = T1 + T2, T1 = 1/(1 + e), T2 = 2 p e/(1 + e)^2, e = e^(-2w)
+ * as for gelu_tanh, p = beta x (1 + 3 kappa x^2), for float32 x in
+ * -10.5 < x < 8 (x not 0): e's error (695 u) reaches T1 weighted by
+ * e/(1 + e), T2 twice; with their own roundings and the sum's, the radius
+ * 2^-41 (e/(1 + e) T1 + |T2|) + 2^-51 (T1 + |v|) covers them
+ * (doc/oracle.md, 'The tanh form's derivative'). */
+#define GA_VEC_TANH_GRAD_TERM_ERR 0x1p-41
+#define GA_VEC_3KAPPA 0x1.12ba9d1f60179p-3   /* 0.134145 */
+#define GA_VEC_TANH_GRAD_LEFT 0x41280000u   /* |x| = 10.5 */
+/* From x = 6.5 on, 0 < gelu_tanh'(x) - 1 < 2 p e < 2^-36: the result rounds
+ * to 1 from above, where v = 1 + 2^-37 would not show it (doc/oracle.md). */
+#define GA_VEC_TANH_GRAD_ONE 0x40d00000u    /* x = 6.5 */
+
 /* A kernel's answer for an input it could not decide. */
 #define GA_VEC_PENDING 2
 
@@ -56,6 +69,9 @@ void ga_vec_gelu_tanh_portable(const ga_bits *x, ga_bits *rounded, int8_t *direc
 void ga_vec_gelu_tanh_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
 void ga_vec_gelu_grad_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
 void ga_vec_gelu_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
+void ga_vec_gelu_tanh_grad_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction,
+                                    size_t n);
+void ga_vec_gelu_tanh_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
 
 #define GA_VEC_G_DEGREE 18
 #define GA_VEC_EXP_DEGREE 12

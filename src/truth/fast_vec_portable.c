@@ -74,6 +74,21 @@ static inline double gelu_tanh_value(double x)
     return x / (1 + exp_neg(-2 * w));
 }
 
+/* v, gelu_tanh'(x) within *radius for -10.5 < x < 8 (fast_vec_internal.h). */
+static inline double gelu_tanh_grad_value(double x, double *radius)
+{
+    double x2 = x * x;
+    double w = GA_VEC_BETA * (x + (GA_VEC_KAPPA * x2) * x);
+    double e = exp_neg(-2 * w);
+    double t1 = 1 / (1 + e), ed = e / (1 + e);
+    double p = (GA_VEC_BETA * x) * (1 + GA_VEC_3KAPPA * x2);
+    double t2 = ((2 * p) * ed) * t1, v = t1 + t2;
+
+    *radius = GA_VEC_TANH_GRAD_TERM_ERR * (ed * t1 + fabs(t2))
+              + GA_VEC_GRAD_VALUE_ERR * (t1 + fabs(v));
+    return v;
+}
+
 /* The rounding test of fast_decide.c for float32: both ends of the interval
  * [v - r, v + r] round to one float, which lies outside it. */
 static inline void decide_within(double v, double r, ga_bits *rounded, int8_t *direction)
@@ -128,15 +143,28 @@ void ga_vec_gelu_tanh_portable(const ga_bits *x, ga_bits *rounded, int8_t *direc
     }
 }
 
-void ga_vec_gelu_grad_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
+/* The derivatives' kernels: value gives v and its radius; inlined with it. */
+static inline void decide_each(double (*value)(double, double *), const ga_bits *x,
+                               ga_bits *rounded, int8_t *direction, size_t n)
 {
     double v[CHUNK], r[CHUNK];
 
     for (size_t first = 0; first < n; first += CHUNK) {
         size_t m = n - first < CHUNK ? n - first : CHUNK;
         for (size_t i = 0; i < m; i++)
-            v[i] = gelu_grad_value(decoded(x[first + i]), &r[i]);
+            v[i] = value(decoded(x[first + i]), &r[i]);
         for (size_t i = 0; i < m; i++)
             decide_within(v[i], r[i], &rounded[first + i], &direction[first + i]);
     }
+}
+
+void ga_vec_gelu_grad_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
+{
+    decide_each(gelu_grad_value, x, rounded, direction, n);
+}
+
+void ga_vec_gelu_tanh_grad_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction,
+                                    size_t n)
+{
+    decide_each(gelu_tanh_grad_value, x, rounded, direction, n);
 }
