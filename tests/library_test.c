@@ -236,6 +236,47 @@ static void test_backward_with_dy_one_is_the_derivative(void **state)
     free(d);
 }
 
+/* The same in float32, on every bfloat16 value widened (the vector paths'
+ * backward product against their derivative, on whichever path
+ * GELU_ACC_ORACLE_PATH forces: vec_oracle_test.sh runs each). */
+static void test_float32_backward_with_dy_one_is_the_derivative(void **state)
+{
+    enum { N = 65536 };
+    uint32_t *x = malloc(N * 4), *dy = malloc(N * 4), *dx = malloc(N * 4), *d = malloc(N * 4);
+    (void)state;
+    for (int fn = GELU_ACC_GELU; fn <= GELU_ACC_GELU_TANH; fn++) {
+        for (uint32_t i = 0; i < N; i++) {
+            x[i] = i << 16;
+            dy[i] = 0x3f800000u;  /* 1 */
+        }
+        assert_int_equal(gelu_acc_backward((gelu_acc_function)fn, GELU_ACC_FLOAT32, x, dy, dx, N),
+                         GELU_ACC_OK);
+        assert_int_equal(gelu_acc_truth((gelu_acc_function)(fn + 2), GELU_ACC_FLOAT32, x, d, N),
+                         GELU_ACC_OK);
+        for (uint32_t i = 0; i < N; i++) {
+            int nan_d = (d[i] & 0x7fffffffu) > 0x7f800000u;
+            int nan_dx = (dx[i] & 0x7fffffffu) > 0x7f800000u;
+            if (nan_d != nan_dx || (!nan_d && d[i] != dx[i]))
+                fail_msg("x = 0x%08x: backward(dy = 1) 0x%08x, derivative 0x%08x", x[i], dx[i],
+                         d[i]);
+        }
+        for (uint32_t i = 0; i < N; i++)
+            dy[i] = 0x40000000u;  /* 2 */
+        assert_int_equal(gelu_acc_backward((gelu_acc_function)fn, GELU_ACC_FLOAT32, x, dy, dx, N),
+                         GELU_ACC_OK);
+        for (uint32_t i = 0; i < N; i++) {
+            unsigned e = (d[i] >> 23) & 0xff;
+            if (e >= 2 && e <= 250 && dx[i] != d[i] + 0x800000u)
+                fail_msg("x = 0x%08x: backward(dy = 2) 0x%08x, derivative 0x%08x", x[i], dx[i],
+                         d[i]);
+        }
+    }
+    free(x);
+    free(dy);
+    free(dx);
+    free(d);
+}
+
 /* A grader's counts are the per-element flags' counts, and its worst input
  * the per-element maximum. */
 static void test_grader_matches_flags(void **state)
@@ -548,6 +589,7 @@ int main(void)
         cmocka_unit_test(test_special_values),
         cmocka_unit_test(test_golden_graded_correct_everywhere),
         cmocka_unit_test(test_backward_with_dy_one_is_the_derivative),
+        cmocka_unit_test(test_float32_backward_with_dy_one_is_the_derivative),
         cmocka_unit_test(test_grader_matches_flags),
         cmocka_unit_test(test_summary_size),
         cmocka_unit_test(test_check_bounds),

@@ -4,6 +4,8 @@
  *   vec_oracle_check PATH random:N [FUNCTION]   N random encodings (fixed seed)
  *   vec_oracle_check PATH widened [FUNCTION]    every float16 and bfloat16 value as a float32
  *   vec_oracle_check PATH all:K/M [FUNCTION]    shard K of M of all 2^32 encodings
+ *   vec_oracle_check PATH pairs:N FUNCTION      N random pairs (x, dy) of the backward
+ *                                               truth, FUNCTION a derivative
  *
  * FUNCTION: gelu (the default), gelu_tanh, gelu_grad or gelu_tanh_grad.
  * PATH: portable or avx2.  Prints the inputs compared, the differences (the
@@ -92,10 +94,49 @@ static void run_widened(enum ga_vec_path p, struct counts *c)
         compare(p, x + i, BLOCK, c);
 }
 
+/* The backward truth (ga_backward_f32_rounded) of N pairs: x a random
+ * encoding or a random value of [-15, 9] (the derivatives' evaluated range
+ * and its edges), dy a random encoding (specials included) or a random
+ * value of [-4, 4], alternately, from a fixed seed. */
+static void run_pairs(enum ga_vec_path p, uint64_t count, struct counts *c)
+{
+    static ga_bits x[BLOCK], dy[BLOCK], ry[BLOCK], sy[BLOCK];
+    static int8_t rd[BLOCK], sd[BLOCK];
+    uint64_t state = 0x9e3779b97f4a7c15u;
+
+    while (c->inputs < count) {
+        size_t n = count - c->inputs < BLOCK ? (size_t)(count - c->inputs) : BLOCK;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t k = c->inputs + i;
+            float v;
+            uint32_t b;
+            state = state * 6364136223846793005u + 1442695040888963407u;
+            v = (float)((double)(state >> 11) * 0x1p-53 * 24.0 - 15.0);
+            memcpy(&b, &v, sizeof b);
+            x[i] = k % 2 ? b : (ga_bits)(state >> 32);
+            state = state * 6364136223846793005u + 1442695040888963407u;
+            v = (float)((double)(state >> 11) * 0x1p-53 * 8.0 - 4.0);
+            memcpy(&b, &v, sizeof b);
+            dy[i] = k % 3 ? b : (ga_bits)(state >> 32);
+        }
+        ga_backward_f32_rounded(fn, p, x, dy, ry, rd, n);
+        ga_backward_f32_rounded(fn, GA_VEC_SCALAR, x, dy, sy, sd, n);
+        for (size_t i = 0; i < n; i++)
+            if (ry[i] != sy[i] || rd[i] != sd[i]) {
+                if (c->differences++ < 10)
+                    printf("difference at x = 0x%08x, dy = 0x%08x: %s 0x%08x %+d, scalar 0x%08x "
+                           "%+d\n", (unsigned)x[i], (unsigned)dy[i], ga_vec_path_name(p),
+                           (unsigned)ry[i], rd[i], (unsigned)sy[i], sd[i]);
+            }
+        c->inputs += n;
+    }
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: vec_oracle_check portable|avx2 random:N|widened|all:K/M "
-                    "[gelu|gelu_tanh|gelu_grad|gelu_tanh_grad]\n");
+                    "[gelu|gelu_tanh|gelu_grad|gelu_tanh_grad]\n"
+                    "       vec_oracle_check portable|avx2 pairs:N gelu_grad|gelu_tanh_grad\n");
     return 2;
 }
 
@@ -132,6 +173,9 @@ int main(int argc, char **argv)
         run_random(p, a, &c);
     else if (strcmp(argv[2], "widened") == 0)
         run_widened(p, &c);
+    else if (sscanf(argv[2], "pairs:%llu%c", &a, &end) == 1 && a > 0
+             && (fn == GA_GELU_GRAD || fn == GA_GELU_TANH_GRAD))
+        run_pairs(p, a, &c);
     else if (sscanf(argv[2], "all:%llu/%llu%c", &a, &b, &end) == 2 && b > 0 && a < b
              && b <= 1u << 16)
         run_range(p, (a << 32) / b, ((a + 1) << 32) / b, &c);

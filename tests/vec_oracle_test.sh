@@ -2,14 +2,18 @@
 # The vector paths of the fast oracle (src/truth/fast_vec*.c) give the
 # scalar oracle's rounded encoding and direction, bit for bit: every float16
 # and bfloat16 value widened to float32, and 2^22 random float32 encodings,
-# per path and function (gelu, gelu_tanh and their derivatives); a path the CPU lacks is skipped.  The environment variable
+# per path and function (gelu, gelu_tanh and their derivatives), and the
+# backward truth on 2^16 random float32 pairs (x, dy) per derivative; a path
+# the CPU lacks is skipped.  The environment variable
 # GELU_ACC_ORACLE_PATH forces the library's golden onto each path.
 . "${top_srcdir:-.}/tests/tap.sh"
 check_program=${abs_top_builddir:-.}/tests/vec_oracle_check
 
 for function in gelu gelu_tanh gelu_grad gelu_tanh_grad; do
     for path in portable avx2; do
-        for inputs in widened random:4194304; do
+        pairs=
+        case $function in *_grad) pairs=pairs:65536 ;; esac
+        for inputs in widened random:4194304 $pairs; do
             what="$function, $path on $inputs"
             tap_count=$((tap_count + 1))
             status=0

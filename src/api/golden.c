@@ -93,22 +93,48 @@ GELU_ACC_API int gelu_acc_truth(gelu_acc_function fn, gelu_acc_format format, co
     return status;
 }
 
+/* The rounded backward truths of one block: by the vector paths in float32
+ * (truth/fast_vec.h), from the full truths otherwise. */
+static int block_backward(enum ga_function forward, const struct ga_format *f, ga_bits *in,
+                          const ga_bits *din, size_t m)
+{
+    enum ga_function d = forward == GA_GELU ? GA_GELU_GRAD : GA_GELU_TANH_GRAD;
+    struct ga_truth t[GA_API_BLOCK];
+    int8_t direction[GA_API_BLOCK];
+    ga_bits rounded[GA_API_BLOCK];
+    int status;
+
+    if (f->id == GA_FLOAT32) {
+        /* an undecided pair (a NaN, direction 0, as -inf times inf also
+         * gives) is asked again to name it in the error */
+        if (ga_backward_f32_rounded(d, ga_vec_path_default(), in, din, rounded, direction, m)
+            != 0)
+            for (size_t i = 0; i < m; i++)
+                if (direction[i] == 0 && ga_is_nan(f, rounded[i])
+                    && (status = ga_api_backward_truths(forward, f, &in[i], &din[i], t, 1))
+                           != GELU_ACC_OK)
+                    return status;
+        memcpy(in, rounded, m * sizeof *in);
+        return GELU_ACC_OK;
+    }
+    if ((status = ga_api_backward_truths(forward, f, in, din, t, m)) == GELU_ACC_OK)
+        for (size_t i = 0; i < m; i++)
+            in[i] = t[i].rounded;
+    return status;
+}
+
 static int blocks_backward(enum ga_function forward, const struct ga_format *f, const void *x,
                            const void *dy, void *dx, size_t n)
 {
     ga_bits in[GA_API_BLOCK], din[GA_API_BLOCK];
-    struct ga_truth t[GA_API_BLOCK];
     int status = GELU_ACC_OK;
 
     for (size_t first = 0; first < n && status == GELU_ACC_OK; first += GA_API_BLOCK) {
         size_t m = n - first < GA_API_BLOCK ? n - first : GA_API_BLOCK;
         if ((status = ga_api_load(f, x, first, m, in, "x")) == GELU_ACC_OK
             && (status = ga_api_load(f, dy, first, m, din, "dy")) == GELU_ACC_OK
-            && (status = ga_api_backward_truths(forward, f, in, din, t, m)) == GELU_ACC_OK) {
-            for (size_t i = 0; i < m; i++)
-                in[i] = t[i].rounded;
+            && (status = block_backward(forward, f, in, din, m)) == GELU_ACC_OK)
             ga_api_store(f, dx, first, m, in);
-        }
     }
     return status;
 }

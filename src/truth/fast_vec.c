@@ -89,17 +89,11 @@ static inline int8_t region(const struct ga_fast_thresholds *th, ga_bits x, ga_b
  * scalar path (cheap there: its own thresholds answer most). */
 static inline int8_t grad_region(enum ga_function fn, ga_bits x, ga_bits *rounded)
 {
-    ga_bits magnitude = x & 0x7fffffffu;
-    ga_bits left = fn == GA_GELU_GRAD ? GA_VEC_GRAD_LEFT : GA_VEC_TANH_GRAD_LEFT;
-
-    if (fn == GA_GELU_TANH_GRAD && x == magnitude && magnitude >= GA_VEC_TANH_GRAD_ONE
-        && magnitude < GA_VEC_GRAD_RIGHT) {
+    if (fn == GA_GELU_TANH_GRAD && x >= GA_VEC_TANH_GRAD_ONE && x < GA_VEC_GRAD_RIGHT) {
         *rounded = 0x3f800000u;
         return 1;
     }
-    if (magnitude != 0 && magnitude < (x == magnitude ? GA_VEC_GRAD_RIGHT : left))
-        return 0;
-    return GA_VEC_PENDING;
+    return ga_vec_grad_evaluated(fn == GA_GELU_TANH_GRAD, x) ? 0 : GA_VEC_PENDING;
 }
 
 static size_t scalar(enum ga_function fn, const ga_bits *x, ga_bits *rounded,

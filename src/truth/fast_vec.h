@@ -44,4 +44,13 @@ enum ga_vec_path ga_vec_path_default(void);
 size_t ga_truth_f32_rounded(enum ga_function fn, enum ga_vec_path p, const ga_bits *x,
                             ga_bits *rounded, int8_t *direction, size_t n);
 
+/* The backward truth RN(dy d(x)) of float32 pairs (x[i], dy[i]), i < n, d
+ * the derivative fn (GA_GELU_GRAD, GA_GELU_TANH_GRAD): rounded[i] and
+ * direction[i] as ga_backward_truth gives them, by path p
+ * (fast_vec_backward.c).  Returns the number of pairs left undecided by
+ * MPFR's precision cap (a quiet NaN, direction 0).  Thread-safe. */
+size_t ga_backward_f32_rounded(enum ga_function fn, enum ga_vec_path p, const ga_bits *x,
+                               const ga_bits *dy, ga_bits *rounded, int8_t *direction,
+                               size_t n);
+
 #endif

@@ -204,6 +204,21 @@ AVX2 void ga_vec_gelu_tanh_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t 
     decide_each(gelu_tanh_grad_value, ga_vec_gelu_tanh_grad_portable, x, rounded, direction, n);
 }
 
+AVX2 void ga_vec_grad_values_avx2(int gelu_tanh, const ga_bits *x, double *v, double *r,
+                                  size_t n)
+{
+    size_t i = 0;
+
+    for (; i + 4 <= n; i += 4) {
+        __m256d radius, value = gelu_tanh ? gelu_tanh_grad_value(load4(x + i), &radius)
+                                          : gelu_grad_value(load4(x + i), &radius);
+        _mm256_storeu_pd(v + i, value);
+        _mm256_storeu_pd(r + i, radius);
+    }
+    if (i < n)
+        ga_vec_grad_values_portable(gelu_tanh, x + i, v + i, r + i, n - i);
+}
+
 #else
 /* Not an x86-64 GCC or Clang build: never called (ga_vec_path_available). */
 void ga_vec_gelu_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
@@ -224,5 +239,10 @@ void ga_vec_gelu_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction
 void ga_vec_gelu_tanh_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
 {
     ga_vec_gelu_tanh_grad_portable(x, rounded, direction, n);
+}
+
+void ga_vec_grad_values_avx2(int gelu_tanh, const ga_bits *x, double *v, double *r, size_t n)
+{
+    ga_vec_grad_values_portable(gelu_tanh, x, v, r, n);
 }
 #endif

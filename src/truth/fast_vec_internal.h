@@ -55,6 +55,16 @@
  * to 1 from above, where v = 1 + 2^-37 would not show it (doc/oracle.md). */
 #define GA_VEC_TANH_GRAD_ONE 0x40d00000u    /* x = 6.5 */
 
+/* Whether the derivatives' kernels evaluate the float32 encoding x:
+ * left < x < 8, |left| = 14 (gelu') or 10.5 (the tanh form's), x not 0. */
+static inline int ga_vec_grad_evaluated(int gelu_tanh, ga_bits x)
+{
+    ga_bits magnitude = x & 0x7fffffffu;
+    ga_bits left = gelu_tanh ? GA_VEC_TANH_GRAD_LEFT : GA_VEC_GRAD_LEFT;
+
+    return magnitude != 0 && magnitude < (x == magnitude ? GA_VEC_GRAD_RIGHT : left);
+}
+
 /* A kernel's answer for an input it could not decide. */
 #define GA_VEC_PENDING 2
 
@@ -72,6 +82,14 @@ void ga_vec_gelu_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction
 void ga_vec_gelu_tanh_grad_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction,
                                     size_t n);
 void ga_vec_gelu_tanh_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
+
+/* The derivatives' values themselves, for the backward truth
+ * (fast_vec_backward.c): v[i] and r[i] with |v[i] - d(x[i])| <= r[i] for
+ * each x[i] in the evaluated range (anything elsewhere), fn GA_GELU_GRAD or
+ * GA_GELU_TANH_GRAD. */
+void ga_vec_grad_values_portable(int gelu_tanh, const ga_bits *x, double *v, double *r,
+                                 size_t n);
+void ga_vec_grad_values_avx2(int gelu_tanh, const ga_bits *x, double *v, double *r, size_t n);
 
 #define GA_VEC_G_DEGREE 18
 #define GA_VEC_EXP_DEGREE 12

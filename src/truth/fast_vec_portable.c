@@ -168,3 +168,11 @@ void ga_vec_gelu_tanh_grad_portable(const ga_bits *x, ga_bits *rounded, int8_t *
 {
     decide_each(gelu_tanh_grad_value, x, rounded, direction, n);
 }
+
+void ga_vec_grad_values_portable(int gelu_tanh, const ga_bits *x, double *v, double *r,
+                                 size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = gelu_tanh ? gelu_tanh_grad_value(decoded(x[i]), &r[i])
+                         : gelu_grad_value(decoded(x[i]), &r[i]);
+}
