@@ -51,6 +51,21 @@ static int decide_product(double dy, double v, double r, ga_bits *rounded)
     return lo > flo_d ? 1 : hi < flo_d ? -1 : 0;
 }
 
+/* The tanh form's derivative from x = 6.5 on: 1 < d < 1 + 2^-36
+ * (fast_vec_internal.h), so dy d lies beyond dy by less than 2^-36 |dy|,
+ * under half an ulp of any finite dy: it rounds to dy, away from zero.
+ * Returns the direction, or 0 for a dy this does not cover (zeros,
+ * infinities, NaN). */
+static int beyond_dy(ga_bits dy, ga_bits *rounded)
+{
+    ga_bits magnitude = dy & 0x7fffffffu;
+
+    if (magnitude == 0 || magnitude >= 0x7f800000u)
+        return 0;
+    *rounded = dy;
+    return dy == magnitude ? 1 : -1;
+}
+
 /* The scalar backward truth of one pair; 1 when the oracle could not
  * decide (then a quiet NaN and direction 0). */
 static size_t scalar_pair(enum ga_function fn, ga_bits x, ga_bits dy, ga_bits *rounded,
@@ -87,7 +102,10 @@ size_t ga_backward_f32_rounded(enum ga_function fn, enum ga_vec_path p, const ga
                               : ga_vec_grad_values_portable)(gelu_tanh, x + first, v, r, m);
         for (size_t i = 0; i < m; i++) {
             size_t k = first + i;
-            int d = vector && ga_vec_grad_evaluated(gelu_tanh, x[k])
+            int d = !vector ? 0
+                    : gelu_tanh && x[k] >= GA_VEC_TANH_GRAD_ONE && x[k] < GA_VEC_GRAD_RIGHT
+                        ? beyond_dy(dy[k], &rounded[k])
+                    : ga_vec_grad_evaluated(gelu_tanh, x[k])
                         ? decide_product(decoded(dy[k]), v[i], r[i], &rounded[k])
                         : 0;
             if (d != 0)
