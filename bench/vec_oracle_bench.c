@@ -4,7 +4,9 @@
  * writes it), with each path's ratio to the kernel and the share of inputs
  * its kernel leaves to the scalar path.  Inputs: 2^16 uniform in [-8, 8]
  * (where GELU needs real work), repeated 64 times on cache-resident
- * arrays; then every 256th encoding.  Run by 'make bench' (doc/speed.md). */
+ * arrays; then every 256th encoding; last, the backward truth of 2^16
+ * float32 pairs (x in [-8, 8], dy in [-4, 4]) per derivative and path.
+ * Run by 'make bench' (doc/speed.md). */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,7 +29,7 @@ static double now(void)
 
 static float xf[COUNT], yf[COUNT];
 static ga_bits x[COUNT], y[COUNT];
-static int8_t d[COUNT];
+static int8_t d[COUNT], d_dir[COUNT];
 
 static double erf_kernel_ns(void)
 {
@@ -97,6 +99,30 @@ static void run(const char *label)
     }
 }
 
+/* ns a pair of ga_backward_f32_rounded on the pairs (x[i], dy[i]): the
+ * scalar path once (it asks MPFR for most x), the others 16 times. */
+static void backward_pairs(const ga_bits *dy)
+{
+    static ga_bits dx[COUNT];
+
+    for (int g = 0; g < 2; g++) {
+        enum ga_function grad = g ? GA_GELU_TANH_GRAD : GA_GELU_GRAD;
+        printf("backward truth of %s, float32, 2^16 pairs x in [-8, 8], dy in [-4, 4], "
+               "one thread:\n", ga_function_name(grad));
+        for (int p = 0; p < GA_VEC_PATH_COUNT; p++) {
+            int repeat = p == GA_VEC_SCALAR ? 1 : 16;
+            double t0;
+            if (!ga_vec_path_available(p))
+                continue;
+            t0 = now();
+            for (int r = 0; r < repeat; r++)
+                ga_backward_f32_rounded(grad, p, x, dy, dx, d_dir, COUNT);
+            printf("  %-15s %9.1f ns/pair\n", ga_vec_path_name(p),
+                   (now() - t0) * 1e9 / (double)(COUNT * (size_t)repeat));
+        }
+    }
+}
+
 int main(void)
 {
     uint64_t state = 0x9e3779b97f4a7c15u;
@@ -128,5 +154,18 @@ int main(void)
     run("float32, 2^16 encodings spread over all 2^32, 64 times, one thread:");
     fn = GA_GELU_TANH_GRAD;
     run("float32, 2^16 encodings spread over all 2^32, 64 times, one thread:");
+    for (size_t i = 0; i < COUNT; i++) {
+        uint32_t b;
+        float v;
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        v = (float)((double)(state >> 11) * 0x1p-53 * 16.0 - 8.0);
+        memcpy(&b, &v, sizeof b);
+        x[i] = b;
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        v = (float)((double)(state >> 11) * 0x1p-53 * 8.0 - 4.0);
+        memcpy(&b, &v, sizeof b);
+        y[i] = b;   /* dy */
+    }
+    backward_pairs(y);
     return 0;
 }
