@@ -52,6 +52,13 @@ sharded() {
 check "float32 gelu_tanh stride:65536, 3 shards merged = one run" \
     sharded 3 --function gelu_tanh --domain stride:65536
 check "bfloat16 gelu, 5 shards merged = one run" sharded 5 --format bfloat16 --domain all
+# the derivatives' state files too (written but refused on reading once)
+derivative_shards() {
+    sharded 2 --function gelu_grad --domain stride:65536 &&
+        sharded 2 --function gelu_tanh_grad --domain stride:65536
+}
+check "float32 gelu_grad and gelu_tanh_grad stride:65536, 2 shards merged = one run" \
+    derivative_shards
 refused_merge() {
     "$GELU_ACC" audit --domain stride:1048576 --shard 1/2 --partial "$tmp/s1" &&
     "$GELU_ACC" audit --domain stride:524288 --shard 2/2 --partial "$tmp/s2" &&

@@ -90,8 +90,9 @@ enum ga_io_status ga_audit_decode(const unsigned char *data, size_t size, struct
     if ((s = ga_bytes_open_frame(data, size, MAGIC, VERSION, "audit file", &r, err)) != GA_IO_OK)
         return s;
     ga_bytes_get_str(&r, a->program, sizeof a->program);
-    ga_header_get_function(&r, name, sizeof name, &a->fn, "an unknown function");
-    ga_bytes_need(&r, ga_function_is_forward(a->fn), "an unknown function");
+    /* any function the oracles compute: the derivatives too */
+    ga_bytes_get_str(&r, name, sizeof name);
+    ga_bytes_need(&r, ga_oracle_function_by_name(name, &a->fn) == 0, "an unknown function");
     a->format = ga_header_get_format(&r, name, sizeof name, "an unknown format");
     ga_header_get_domain(&r, a->domain, &a->domain_size, &a->domain_digest,
                          "a domain size outside 1 to 2^32");
