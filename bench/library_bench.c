@@ -12,34 +12,13 @@
 
 #include <gelu-acc/gelu-acc.h>
 
+#include "bench/bench_common.h"
+
 #define COUNT ((size_t)1 << 24)
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* The catalogue's erf kernel, written as it is there. */
-static void erf_kernel(const float *x, float *y, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        y[i] = x[i] * 0.5f * (1 + erff(x[i] * (float)M_SQRT1_2));
-}
-
-/* The inputs: a deterministic spread, uniform in [-8, 8] (where GELU
- * needs real work), or every 256th encoding (where most inputs are
- * decided by a threshold). */
-static void uniform_inputs(float *x, size_t n)
-{
-    uint64_t state = 0x9e3779b97f4a7c15u;
-    for (size_t i = 0; i < n; i++) {
-        state = state * 6364136223846793005u + 1442695040888963407u;
-        x[i] = (float)((double)(state >> 11) * 0x1p-53 * 16.0 - 8.0);
-    }
-}
-
+/* The other inputs (bench_uniform_inputs: uniform in [-8, 8], where GELU
+ * needs real work): every 256th encoding, where most inputs are decided
+ * by a threshold. */
 static void encoding_inputs(float *x, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -50,12 +29,12 @@ static void encoding_inputs(float *x, size_t n)
 
 static int golden_ns(gelu_acc_format format, const void *x, void *y, size_t n, double *ns)
 {
-    double t0 = now();
+    double t0 = bench_now();
     if (gelu_acc_truth(GELU_ACC_GELU, format, x, y, n) != GELU_ACC_OK) {
         fprintf(stderr, "library_bench: %s\n", gelu_acc_last_error());
         return -1;
     }
-    *ns = (now() - t0) * 1e9 / (double)n;
+    *ns = (bench_now() - t0) * 1e9 / (double)n;
     return 0;
 }
 
@@ -64,10 +43,10 @@ static int float32_row(const char *what, const float *x, float *y)
     double golden, t0, kernel;
     volatile float sink;
 
-    erf_kernel(x, y, COUNT);  /* warm: pages and caches */
-    t0 = now();
-    erf_kernel(x, y, COUNT);
-    kernel = (now() - t0) * 1e9 / (double)COUNT;
+    bench_erf_kernel(x, y, COUNT);  /* warm: pages and caches */
+    t0 = bench_now();
+    bench_erf_kernel(x, y, COUNT);
+    kernel = (bench_now() - t0) * 1e9 / (double)COUNT;
     sink = y[COUNT / 2];
     (void)sink;
     if (golden_ns(GELU_ACC_FLOAT32, x, y, COUNT, &golden) != 0)
@@ -89,7 +68,7 @@ int main(void)
         goto done;
     }
     printf("libgelu-acc %s, one thread, 2^24 inputs each\n", gelu_acc_version());
-    uniform_inputs(x, COUNT);
+    bench_uniform_inputs(x, COUNT);
     if (float32_row("uniform in [-8, 8]", x, y) != 0)
         goto done;
     encoding_inputs(x, COUNT);

@@ -58,31 +58,6 @@ enum ga_vec_path ga_vec_path_default(void)
     return p;
 }
 
-/* The thresholds' answer for x outside the evaluated range (the rules of
- * fast.c), GA_VEC_PENDING for the scalar path (zeros, infinities, NaNs), 0
- * for x in the evaluated range. */
-static inline int8_t region(const struct ga_fast_thresholds *th, ga_bits x, ga_bits *rounded)
-{
-    const struct ga_format *f = ga_format_get(GA_FLOAT32);
-    ga_bits magnitude = x & 0x7fffffffu;
-
-    if (magnitude - 1 >= 0x7f800000u - 1)
-        return GA_VEC_PENDING;
-    if (magnitude <= (x == magnitude ? th->tiny_pos : th->tiny_neg & 0x7fffffffu)) {
-        *rounded = ga_fast_half_up(f, x);
-        return ga_fast_half_is_exact(f, x) ? 1 : -1;
-    }
-    if (x == magnitude && magnitude >= th->right) {
-        *rounded = x;
-        return -1;
-    }
-    if (x != magnitude && magnitude >= (th->left & 0x7fffffffu)) {
-        *rounded = 0x80000000u;
-        return -1;
-    }
-    return 0;
-}
-
 /* The derivatives: the kernels evaluate left < x < 8 (|left| = 14 for
  * gelu', 10.5 for the tanh form's), zero excluded, and the tanh form's
  * rounds to 1 from above from x = 6.5 on; everything else is left to the
@@ -138,22 +113,27 @@ bool ga_vec_covers(enum ga_function fn)
     return kernel_of(fn, GA_VEC_PORTABLE) != NULL;
 }
 
-static size_t vector_block(enum ga_function fn, kernel *k, const ga_bits *x,
+static size_t vector_block(enum ga_function fn, enum ga_vec_path p, kernel *k, const ga_bits *x,
                            ga_bits *rounded, int8_t *direction, size_t n)
 {
-    bool grad = fn == GA_GELU_GRAD || fn == GA_GELU_TANH_GRAD;
-    const struct ga_fast_thresholds *th =
-        grad ? NULL : ga_fast_thresholds(fn, ga_format_get(GA_FLOAT32));
+    bool grad = fn == GA_GELU_GRAD || fn == GA_GELU_TANH_GRAD, any = true;
     size_t undecided = 0;
 
     k(x, rounded, direction, n);
-    for (size_t i = 0; i < n; i++) {
-        int8_t d = th ? region(th, x[i], &rounded[i]) : grad_region(fn, x[i], &rounded[i]);
-        if (d != 0)
-            direction[i] = d;
+    if (!grad) {
+        const struct ga_fast_thresholds *th = ga_fast_thresholds(fn, ga_format_get(GA_FLOAT32));
+        any = (p == GA_VEC_AVX2 ? ga_vec_settle_avx2 : ga_vec_settle_portable)(th, x, rounded,
+                                                                               direction, n);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            int8_t d = grad_region(fn, x[i], &rounded[i]);
+            if (d != 0)
+                direction[i] = d;
+        }
+    }
+    for (size_t i = 0; any && i < n; i++)
         if (direction[i] == GA_VEC_PENDING)
             undecided += scalar(fn, &x[i], &rounded[i], &direction[i], 1);
-    }
     return undecided;
 }
 
@@ -167,7 +147,7 @@ size_t ga_truth_f32_rounded(enum ga_function fn, enum ga_vec_path p, const ga_bi
         return scalar(fn, x, rounded, direction, n);
     for (size_t first = 0; first < n; first += BLOCK) {
         size_t m = n - first < BLOCK ? n - first : BLOCK;
-        undecided += vector_block(fn, k, x + first, rounded + first, direction + first, m);
+        undecided += vector_block(fn, p, k, x + first, rounded + first, direction + first, m);
     }
     return undecided;
 }

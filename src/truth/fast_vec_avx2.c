@@ -5,6 +5,10 @@
  * covers fused and unfused steps alike (doc/oracle.md, 'The vector paths'). */
 #include "truth/fast_vec_internal.h"
 
+#include <string.h>
+
+#include "truth/fast_internal.h"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -102,6 +106,88 @@ static inline AVX2 __m256d gelu_tanh_grad_value(__m256d x, __m256d *radius)
     return v;
 }
 
+/* The same evaluations on CHAINS vectors at once, for the kernels' main
+ * loops: each lane's operations are those above, in the same order (so the
+ * same bits and the same error bound), but CHAINS independent Horner chains
+ * are in flight, where one chain waits on each fused multiply-add's latency.
+ * The loops have constant bounds: the compiler unrolls them into straight
+ * code that interleaves the chains. */
+#define CHAINS 4
+
+/* p[j] = the polynomial c (highest degree first) at t[j], by Horner's rule,
+ * step by step across the chains. */
+static inline __attribute__((always_inline)) AVX2 void
+horner_chains(const double *c, int degree, const __m256d *t, __m256d *p)
+{
+#pragma GCC unroll 4
+    for (int j = 0; j < CHAINS; j++)
+        p[j] = _mm256_set1_pd(c[0]);
+#pragma GCC unroll 18
+    for (int i = 1; i <= degree; i++)
+#pragma GCC unroll 4
+        for (int j = 0; j < CHAINS; j++)
+            p[j] = _mm256_fmadd_pd(p[j], t[j], _mm256_set1_pd(c[i]));
+}
+
+static inline AVX2 void exp_neg_chains(const __m256d *y, __m256d *out)
+{
+    const __m256d magic = _mm256_set1_pd(GA_VEC_ROUND_MAGIC);
+    __m256d kd[CHAINS], r[CHAINS], p[CHAINS];
+
+#pragma GCC unroll 4
+    for (int j = 0; j < CHAINS; j++) {
+        __m256d k;
+        kd[j] = _mm256_fmadd_pd(y[j], _mm256_set1_pd(GA_VEC_LOG2E), magic);
+        k = _mm256_sub_pd(kd[j], magic);
+        r[j] = _mm256_fnmadd_pd(k, _mm256_set1_pd(GA_VEC_LN2_L1), y[j]);  /* exact */
+        r[j] = _mm256_fnmadd_pd(k, _mm256_set1_pd(GA_VEC_LN2_L2), r[j]);
+    }
+    horner_chains(ga_vec_exp, GA_VEC_EXP_DEGREE, r, p);
+#pragma GCC unroll 4
+    for (int j = 0; j < CHAINS; j++) {
+        __m256i bits = _mm256_add_epi64(_mm256_castpd_si256(kd[j]), _mm256_set1_epi64x(1023));
+        out[j] = _mm256_mul_pd(p[j], _mm256_castsi256_pd(_mm256_slli_epi64(bits, 52)));
+    }
+}
+
+static inline AVX2 void gelu_value_chains(const __m256d *x, __m256d *v)
+{
+    const __m256d six = _mm256_set1_pd(6.0), sign = _mm256_set1_pd(-0.0);
+    __m256d a[CHAINS], h[CHAINS], e[CHAINS], inv[CHAINS], s[CHAINS], g[CHAINS];
+
+#pragma GCC unroll 4
+    for (int j = 0; j < CHAINS; j++) {
+        a[j] = _mm256_andnot_pd(sign, x[j]);
+        h[j] = _mm256_mul_pd(_mm256_set1_pd(-0.5), _mm256_mul_pd(a[j], a[j]));
+        inv[j] = _mm256_div_pd(_mm256_set1_pd(1.0), _mm256_add_pd(a[j], six));
+        s[j] = _mm256_mul_pd(_mm256_fmsub_pd(_mm256_set1_pd(1.75), a[j], six), inv[j]);
+    }
+    exp_neg_chains(h, e);
+    horner_chains(ga_vec_g, GA_VEC_G_DEGREE, s, g);
+#pragma GCC unroll 4
+    for (int j = 0; j < CHAINS; j++) {
+        __m256d q = _mm256_mul_pd(e[j], _mm256_mul_pd(g[j], inv[j]));
+        q = _mm256_blendv_pd(_mm256_sub_pd(_mm256_set1_pd(1.0), q), q, x[j]);
+        v[j] = _mm256_mul_pd(x[j], q);
+    }
+}
+
+static inline AVX2 void gelu_tanh_value_chains(const __m256d *x, __m256d *v)
+{
+    __m256d y[CHAINS], e[CHAINS];
+
+#pragma GCC unroll 4
+    for (int j = 0; j < CHAINS; j++) {
+        __m256d k = _mm256_mul_pd(_mm256_set1_pd(GA_VEC_KAPPA), _mm256_mul_pd(x[j], x[j]));
+        __m256d w = _mm256_mul_pd(_mm256_set1_pd(GA_VEC_BETA), _mm256_fmadd_pd(k, x[j], x[j]));
+        y[j] = _mm256_mul_pd(_mm256_set1_pd(-2.0), w);
+    }
+    exp_neg_chains(y, e);
+#pragma GCC unroll 4
+    for (int j = 0; j < CHAINS; j++)
+        v[j] = _mm256_div_pd(x[j], _mm256_add_pd(_mm256_set1_pd(1.0), e[j]));
+}
+
 /* The rounding test of the portable path on [v - r, v + r], four at a
  * time; the four directions as 32-bit lanes. */
 static inline AVX2 __m128i decide_within(__m256d v, __m256d r, __m128i *rounded)
@@ -150,10 +236,32 @@ static inline AVX2 void store4(__m128i r32, __m128i dir, ga_bits *rounded, int8_
     direction[3] = (int8_t)_mm_extract_epi32(dir, 3);
 }
 
+/* CHAINS vectors of x + i, evaluated by value_chains, decided with
+ * radius eps |v| and stored. */
+static inline AVX2 void decide_chains(void (*value_chains)(const __m256d *, __m256d *),
+                                      double eps, const ga_bits *x, ga_bits *rounded,
+                                      int8_t *direction)
+{
+    __m256d in[CHAINS], v[CHAINS];
+
+#pragma GCC unroll 4
+    for (int j = 0; j < CHAINS; j++)
+        in[j] = load4(x + 4 * j);
+    value_chains(in, v);
+#pragma GCC unroll 4
+    for (int j = 0; j < CHAINS; j++) {
+        __m128i r32, dir = decide(v[j], eps, &r32);
+        store4(r32, dir, rounded + 4 * j, direction + 4 * j);
+    }
+}
+
 AVX2 void ga_vec_gelu_tanh_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
 {
     size_t i = 0;
 
+    for (; i + 4 * CHAINS <= n; i += 4 * CHAINS)
+        decide_chains(gelu_tanh_value_chains, GA_VEC_TANH_REL_ERR, x + i, rounded + i,
+                      direction + i);
     for (; i + 4 <= n; i += 4) {
         __m128i r32, dir = decide(gelu_tanh_value(load4(x + i)), GA_VEC_TANH_REL_ERR, &r32);
         store4(r32, dir, rounded + i, direction + i);
@@ -166,6 +274,8 @@ AVX2 void ga_vec_gelu_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction
 {
     size_t i = 0;
 
+    for (; i + 4 * CHAINS <= n; i += 4 * CHAINS)
+        decide_chains(gelu_value_chains, GA_VEC_GELU_REL_ERR, x + i, rounded + i, direction + i);
     for (; i + 4 <= n; i += 4) {
         __m128i r32, dir = decide(gelu_value(load4(x + i)), GA_VEC_GELU_REL_ERR, &r32);
         store4(r32, dir, rounded + i, direction + i);
@@ -219,6 +329,65 @@ AVX2 void ga_vec_grad_values_avx2(int gelu_tanh, const ga_bits *x, double *v, do
         ga_vec_grad_values_portable(gelu_tanh, x + i, v + i, r + i, n - i);
 }
 
+/* fast_vec.c's settle, four encodings at a time in 64-bit lanes (the
+ * encodings are below 2^32, so signed compares order them).  Returns
+ * whether some input is left pending. */
+AVX2 bool ga_vec_settle_avx2(const struct ga_fast_thresholds *th, const ga_bits *x,
+                             ga_bits *rounded, int8_t *direction, size_t n)
+{
+    const __m256i low31 = _mm256_set1_epi64x(0x7fffffff), one = _mm256_set1_epi64x(1);
+    const __m256i minus_one = _mm256_set1_epi64x(-1), pending = _mm256_set1_epi64x(GA_VEC_PENDING);
+    const __m256i tiny_pos = _mm256_set1_epi64x((long long)th->tiny_pos);
+    const __m256i tiny_neg = _mm256_set1_epi64x((long long)(th->tiny_neg & 0x7fffffffu));
+    const __m256i right_at = _mm256_set1_epi64x((long long)th->right);
+    const __m256i left_at = _mm256_set1_epi64x((long long)(th->left & 0x7fffffffu));
+    __m256i any = _mm256_setzero_si256();
+    size_t i = 0;
+
+    for (; i + 4 <= n; i += 4) {
+        __m256i xv = _mm256_loadu_si256((const __m256i *)(x + i));
+        __m256i r = _mm256_loadu_si256((const __m256i *)(rounded + i));
+        int32_t packed;
+        memcpy(&packed, direction + i, sizeof packed);
+        __m256i d = _mm256_cvtepi8_epi64(_mm_cvtsi32_si128(packed));
+        __m256i m = _mm256_and_si256(xv, low31);
+        __m256i neg = _mm256_xor_si256(_mm256_cmpeq_epi64(xv, m), minus_one);
+        __m256i special = _mm256_or_si256(_mm256_cmpeq_epi64(m, _mm256_setzero_si256()),
+                                          _mm256_cmpgt_epi64(m, _mm256_set1_epi64x(0x7f7fffff)));
+        __m256i tiny = _mm256_xor_si256(
+            _mm256_cmpgt_epi64(m, _mm256_blendv_epi8(tiny_pos, tiny_neg, neg)), minus_one);
+        __m256i right = _mm256_andnot_si256(_mm256_or_si256(neg, _mm256_cmpgt_epi64(right_at, m)),
+                                            minus_one);
+        __m256i left = _mm256_andnot_si256(_mm256_cmpgt_epi64(left_at, m), neg);
+        /* ga_fast_half_up and ga_fast_half_is_exact for float32 */
+        __m256i normal_half = _mm256_cmpgt_epi64(m, _mm256_set1_epi64x(0x00ffffff));
+        __m256i halved = _mm256_or_si256(
+            _mm256_xor_si256(xv, m),
+            _mm256_srli_epi64(_mm256_add_epi64(m, _mm256_andnot_si256(neg, one)), 1));
+        __m256i half = _mm256_blendv_epi8(halved, _mm256_sub_epi64(xv, _mm256_set1_epi64x(1 << 23)),
+                                          normal_half);
+        __m256i even = _mm256_cmpeq_epi64(_mm256_and_si256(m, one), _mm256_setzero_si256());
+        __m256i half_direction = _mm256_blendv_epi8(minus_one, one,
+                                                    _mm256_or_si256(normal_half, even));
+
+        r = _mm256_blendv_epi8(r, half, tiny);
+        d = _mm256_blendv_epi8(d, half_direction, tiny);
+        r = _mm256_blendv_epi8(r, xv, right);
+        d = _mm256_blendv_epi8(d, minus_one, right);
+        r = _mm256_blendv_epi8(r, _mm256_set1_epi64x(0x80000000), left);
+        d = _mm256_blendv_epi8(d, minus_one, left);
+        d = _mm256_blendv_epi8(d, pending, special);
+        any = _mm256_or_si256(any, _mm256_cmpeq_epi64(d, pending));
+        _mm256_storeu_si256((__m256i *)(rounded + i), r);
+        direction[i] = (int8_t)_mm256_extract_epi64(d, 0);
+        direction[i + 1] = (int8_t)_mm256_extract_epi64(d, 1);
+        direction[i + 2] = (int8_t)_mm256_extract_epi64(d, 2);
+        direction[i + 3] = (int8_t)_mm256_extract_epi64(d, 3);
+    }
+    return !_mm256_testz_si256(any, any) | ga_vec_settle_portable(th, x + i, rounded + i,
+                                                                   direction + i, n - i);
+}
+
 #else
 /* Not an x86-64 GCC or Clang build: never called (ga_vec_path_available). */
 void ga_vec_gelu_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
@@ -244,5 +413,11 @@ void ga_vec_gelu_tanh_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *dire
 void ga_vec_grad_values_avx2(int gelu_tanh, const ga_bits *x, double *v, double *r, size_t n)
 {
     ga_vec_grad_values_portable(gelu_tanh, x, v, r, n);
+}
+
+bool ga_vec_settle_avx2(const struct ga_fast_thresholds *th, const ga_bits *x, ga_bits *rounded,
+                        int8_t *direction, size_t n)
+{
+    return ga_vec_settle_portable(th, x, rounded, direction, n);
 }
 #endif

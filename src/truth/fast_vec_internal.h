@@ -12,6 +12,7 @@
 #ifndef GA_TRUTH_FAST_VEC_INTERNAL_H
 #define GA_TRUTH_FAST_VEC_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -82,6 +83,17 @@ void ga_vec_gelu_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction
 void ga_vec_gelu_tanh_grad_portable(const ga_bits *x, ga_bits *rounded, int8_t *direction,
                                     size_t n);
 void ga_vec_gelu_tanh_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n);
+
+/* The forward functions' thresholds (fast.c's rules, the fast oracle's
+ * thresholds th of the function in float32) written over a kernel's
+ * answers for the inputs outside the evaluated range, GA_VEC_PENDING for
+ * zeros, infinities and NaNs; returns whether some input is left pending
+ * (fast_vec.c). */
+struct ga_fast_thresholds;
+bool ga_vec_settle_portable(const struct ga_fast_thresholds *th, const ga_bits *x,
+                            ga_bits *rounded, int8_t *direction, size_t n);
+bool ga_vec_settle_avx2(const struct ga_fast_thresholds *th, const ga_bits *x, ga_bits *rounded,
+                        int8_t *direction, size_t n);
 
 /* The derivatives' values themselves, for the backward truth
  * (fast_vec_backward.c): v[i] and r[i] with |v[i] - d(x[i])| <= r[i] for

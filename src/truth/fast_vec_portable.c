@@ -1,11 +1,14 @@
 /* The portable vector path: the evaluation of fast_vec_internal.h in plain C
  * over short arrays, with no branch in the arithmetic, so that a compiler
  * may vectorize it for the CPU it targets.  Whether products and sums are
- * fused or not, the error bound holds (doc/oracle.md, 'The vector paths'). */
+ * fused or not, the error bound holds (doc/oracle.md, 'The vector paths').
+ * Also the thresholds' answers written over a kernel's, as selects
+ * (ga_vec_settle_portable; the AVX2 path has its own). */
 #include <math.h>
 #include <string.h>
 
 #include "truth/fast_vec_internal.h"
+#include "truth/fast_internal.h"
 
 #define CHUNK 64
 
@@ -175,4 +178,51 @@ void ga_vec_grad_values_portable(int gelu_tanh, const ga_bits *x, double *v, dou
     for (size_t i = 0; i < n; i++)
         v[i] = gelu_tanh ? gelu_tanh_grad_value(decoded(x[i]), &r[i])
                          : gelu_grad_value(decoded(x[i]), &r[i]);
+}
+
+/* The thresholds' answer for x outside the evaluated range (the rules of
+ * fast.c) written over the kernel's answer, GA_VEC_PENDING for the scalar
+ * path (zeros, infinities, NaNs); the kernel's answer stands for x in the
+ * evaluated range.  Selects, not branches: the sign and the region of the
+ * inputs change from one to the next, and a mispredicted branch per input
+ * cost more than the kernel.  The regions are disjoint, the special
+ * encodings aside, which win. */
+static inline void settle(const struct ga_fast_thresholds *th, ga_bits x, ga_bits *rounded,
+                          int8_t *direction)
+{
+    const ga_bits magnitude = x & 0x7fffffffu;
+    const bool neg = x != magnitude;
+    const bool special = magnitude - 1 >= 0x7f800000u - 1;
+    const bool tiny = magnitude <= (neg ? th->tiny_neg & 0x7fffffffu : th->tiny_pos);
+    const bool right = !neg && magnitude >= th->right;
+    const bool left = neg && magnitude >= (th->left & 0x7fffffffu);
+    /* ga_fast_half_up and ga_fast_half_is_exact for float32 */
+    const bool normal_half = magnitude >> 23 >= 2;
+    const ga_bits half = normal_half ? x - ((ga_bits)1 << 23)
+                                     : (x & 0x80000000u) | (neg ? magnitude >> 1
+                                                                : (magnitude + 1) >> 1);
+    const int8_t half_direction = normal_half || (magnitude & 1) == 0 ? 1 : -1;
+    ga_bits r = *rounded;
+    int8_t d = *direction;
+
+    r = tiny ? half : r;
+    d = tiny ? half_direction : d;
+    r = right ? x : r;
+    d = right ? -1 : d;
+    r = left ? 0x80000000u : r;
+    d = left ? -1 : d;
+    *rounded = r;
+    *direction = special ? GA_VEC_PENDING : d;
+}
+
+bool ga_vec_settle_portable(const struct ga_fast_thresholds *th, const ga_bits *x,
+                            ga_bits *rounded, int8_t *direction, size_t n)
+{
+    bool any = false;
+
+    for (size_t i = 0; i < n; i++) {
+        settle(th, x[i], &rounded[i], &direction[i]);
+        any |= direction[i] == GA_VEC_PENDING;
+    }
+    return any;
 }
