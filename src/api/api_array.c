@@ -106,21 +106,25 @@ int ga_api_load(const struct ga_format *f, const void *a, size_t first, size_t n
     }
 }
 
+/* One loop per element size: the switch outside, so that each loop is a
+ * plain narrowing copy. */
+#define STORE_ELEMENTS(T, base, n, in)                            \
+    do {                                                          \
+        for (size_t i = 0; i < (n); i++) {                        \
+            T e_ = (T)(in)[i];                                    \
+            memcpy((base) + i * sizeof e_, &e_, sizeof e_);       \
+        }                                                         \
+    } while (0)
+
 void ga_api_store(const struct ga_format *f, void *a, size_t first, size_t n, const ga_bits *in)
 {
     char *base = (char *)a + first * (size_t)ga_storage_bytes(f);
 
-    for (size_t i = 0; i < n; i++) {
-        uint64_t v64 = in[i];
-        uint32_t v32 = (uint32_t)in[i];
-        uint16_t v16 = (uint16_t)in[i];
-        uint8_t v8 = (uint8_t)in[i];
-        switch (ga_storage_bytes(f)) {
-        case 8: memcpy(base + 8 * i, &v64, 8); break;
-        case 4: memcpy(base + 4 * i, &v32, 4); break;
-        case 2: memcpy(base + 2 * i, &v16, 2); break;
-        default: base[i] = (char)v8;
-        }
+    switch (ga_storage_bytes(f)) {
+    case 8: STORE_ELEMENTS(uint64_t, base, n, in); break;
+    case 4: STORE_ELEMENTS(uint32_t, base, n, in); break;
+    case 2: STORE_ELEMENTS(uint16_t, base, n, in); break;
+    default: STORE_ELEMENTS(uint8_t, base, n, in);
     }
 }
 

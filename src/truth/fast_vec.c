@@ -58,19 +58,6 @@ enum ga_vec_path ga_vec_path_default(void)
     return p;
 }
 
-/* The derivatives: the kernels evaluate left < x < 8 (|left| = 14 for
- * gelu', 10.5 for the tanh form's), zero excluded, and the tanh form's
- * rounds to 1 from above from x = 6.5 on; everything else is left to the
- * scalar path (cheap there: its own thresholds answer most). */
-static inline int8_t grad_region(enum ga_function fn, ga_bits x, ga_bits *rounded)
-{
-    if (fn == GA_GELU_TANH_GRAD && x >= GA_VEC_TANH_GRAD_ONE && x < GA_VEC_GRAD_RIGHT) {
-        *rounded = 0x3f800000u;
-        return 1;
-    }
-    return ga_vec_grad_evaluated(fn == GA_GELU_TANH_GRAD, x) ? 0 : GA_VEC_PENDING;
-}
-
 static size_t scalar(enum ga_function fn, const ga_bits *x, ga_bits *rounded,
                      int8_t *direction, size_t n)
 {
@@ -125,11 +112,8 @@ static size_t vector_block(enum ga_function fn, enum ga_vec_path p, kernel *k, c
         any = (p == GA_VEC_AVX2 ? ga_vec_settle_avx2 : ga_vec_settle_portable)(th, x, rounded,
                                                                                direction, n);
     } else {
-        for (size_t i = 0; i < n; i++) {
-            int8_t d = grad_region(fn, x[i], &rounded[i]);
-            if (d != 0)
-                direction[i] = d;
-        }
+        any = (p == GA_VEC_AVX2 ? ga_vec_grad_settle_avx2 : ga_vec_grad_settle_portable)(
+            fn == GA_GELU_TANH_GRAD, x, rounded, direction, n);
     }
     for (size_t i = 0; any && i < n; i++)
         if (direction[i] == GA_VEC_PENDING)

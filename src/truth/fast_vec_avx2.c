@@ -150,10 +150,12 @@ static inline AVX2 void exp_neg_chains(const __m256d *y, __m256d *out)
     }
 }
 
-static inline AVX2 void gelu_value_chains(const __m256d *x, __m256d *v)
+/* What gelu and gelu' share on CHAINS vectors: a = |x|, e = e^(-a^2/2) and
+ * M(a) = G(s)/(a + 6), each lane as gauss and mills compute them. */
+static inline AVX2 void gauss_mills_chains(const __m256d *x, __m256d *a, __m256d *e, __m256d *m)
 {
     const __m256d six = _mm256_set1_pd(6.0), sign = _mm256_set1_pd(-0.0);
-    __m256d a[CHAINS], h[CHAINS], e[CHAINS], inv[CHAINS], s[CHAINS], g[CHAINS];
+    __m256d h[CHAINS], inv[CHAINS], s[CHAINS], g[CHAINS];
 
 #pragma GCC unroll 4
     for (int j = 0; j < CHAINS; j++) {
@@ -165,8 +167,34 @@ static inline AVX2 void gelu_value_chains(const __m256d *x, __m256d *v)
     exp_neg_chains(h, e);
     horner_chains(ga_vec_g, GA_VEC_G_DEGREE, s, g);
 #pragma GCC unroll 4
+    for (int j = 0; j < CHAINS; j++)
+        m[j] = _mm256_mul_pd(g[j], inv[j]);
+}
+
+/* What the tanh form and its derivative share: x^2 and e = e^(-2w). */
+static inline AVX2 void tanh_exp_chains(const __m256d *x, __m256d *x2, __m256d *e)
+{
+    __m256d y[CHAINS];
+
+#pragma GCC unroll 4
     for (int j = 0; j < CHAINS; j++) {
-        __m256d q = _mm256_mul_pd(e[j], _mm256_mul_pd(g[j], inv[j]));
+        __m256d k, w;
+        x2[j] = _mm256_mul_pd(x[j], x[j]);
+        k = _mm256_mul_pd(_mm256_set1_pd(GA_VEC_KAPPA), x2[j]);
+        w = _mm256_mul_pd(_mm256_set1_pd(GA_VEC_BETA), _mm256_fmadd_pd(k, x[j], x[j]));
+        y[j] = _mm256_mul_pd(_mm256_set1_pd(-2.0), w);
+    }
+    exp_neg_chains(y, e);
+}
+
+static inline AVX2 void gelu_value_chains(const __m256d *x, __m256d *v)
+{
+    __m256d a[CHAINS], e[CHAINS], m[CHAINS];
+
+    gauss_mills_chains(x, a, e, m);
+#pragma GCC unroll 4
+    for (int j = 0; j < CHAINS; j++) {
+        __m256d q = _mm256_mul_pd(e[j], m[j]);
         q = _mm256_blendv_pd(_mm256_sub_pd(_mm256_set1_pd(1.0), q), q, x[j]);
         v[j] = _mm256_mul_pd(x[j], q);
     }
@@ -174,18 +202,54 @@ static inline AVX2 void gelu_value_chains(const __m256d *x, __m256d *v)
 
 static inline AVX2 void gelu_tanh_value_chains(const __m256d *x, __m256d *v)
 {
-    __m256d y[CHAINS], e[CHAINS];
+    __m256d x2[CHAINS], e[CHAINS];
 
-#pragma GCC unroll 4
-    for (int j = 0; j < CHAINS; j++) {
-        __m256d k = _mm256_mul_pd(_mm256_set1_pd(GA_VEC_KAPPA), _mm256_mul_pd(x[j], x[j]));
-        __m256d w = _mm256_mul_pd(_mm256_set1_pd(GA_VEC_BETA), _mm256_fmadd_pd(k, x[j], x[j]));
-        y[j] = _mm256_mul_pd(_mm256_set1_pd(-2.0), w);
-    }
-    exp_neg_chains(y, e);
+    tanh_exp_chains(x, x2, e);
 #pragma GCC unroll 4
     for (int j = 0; j < CHAINS; j++)
         v[j] = _mm256_div_pd(x[j], _mm256_add_pd(_mm256_set1_pd(1.0), e[j]));
+}
+
+/* gelu_grad_value on CHAINS vectors (the same operations per lane). */
+static inline AVX2 void gelu_grad_value_chains(const __m256d *x, __m256d *v, __m256d *radius)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    __m256d a[CHAINS], e[CHAINS], m[CHAINS];
+
+    gauss_mills_chains(x, a, e, m);
+#pragma GCC unroll 4
+    for (int j = 0; j < CHAINS; j++) {
+        __m256d q = _mm256_mul_pd(e[j], m[j]);
+        __m256d p = _mm256_mul_pd(e[j], _mm256_mul_pd(a[j], _mm256_set1_pd(GA_VEC_INV_SQRT_2PI)));
+        __m256d d = _mm256_sub_pd(q, p);
+        v[j] = _mm256_blendv_pd(_mm256_sub_pd(_mm256_set1_pd(1.0), d), d, x[j]);
+        radius[j] = _mm256_fmadd_pd(_mm256_set1_pd(GA_VEC_GRAD_TERM_ERR), _mm256_add_pd(q, p),
+                                    _mm256_mul_pd(_mm256_set1_pd(GA_VEC_GRAD_VALUE_ERR),
+                                                  _mm256_andnot_pd(sign, v[j])));
+    }
+}
+
+/* gelu_tanh_grad_value on CHAINS vectors. */
+static inline AVX2 void gelu_tanh_grad_value_chains(const __m256d *x, __m256d *v,
+                                                    __m256d *radius)
+{
+    const __m256d one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
+    __m256d x2[CHAINS], e[CHAINS];
+
+    tanh_exp_chains(x, x2, e);
+#pragma GCC unroll 4
+    for (int j = 0; j < CHAINS; j++) {
+        __m256d sum = _mm256_add_pd(one, e[j]);
+        __m256d t1 = _mm256_div_pd(one, sum), ed = _mm256_div_pd(e[j], sum);
+        __m256d p = _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(GA_VEC_BETA), x[j]),
+                                  _mm256_fmadd_pd(_mm256_set1_pd(GA_VEC_3KAPPA), x2[j], one));
+        __m256d t2 = _mm256_mul_pd(_mm256_mul_pd(_mm256_add_pd(p, p), ed), t1);
+        v[j] = _mm256_add_pd(t1, t2);
+        radius[j] = _mm256_fmadd_pd(_mm256_set1_pd(GA_VEC_TANH_GRAD_TERM_ERR),
+                                    _mm256_fmadd_pd(ed, t1, _mm256_andnot_pd(sign, t2)),
+                                    _mm256_mul_pd(_mm256_set1_pd(GA_VEC_GRAD_VALUE_ERR),
+                                                  _mm256_add_pd(t1, _mm256_andnot_pd(sign, v[j]))));
+    }
 }
 
 /* The rounding test of the portable path on [v - r, v + r], four at a
@@ -284,15 +348,29 @@ AVX2 void ga_vec_gelu_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction
         ga_vec_gelu_portable(x + i, rounded + i, direction + i, n - i);
 }
 
-/* The derivatives' kernels: value gives v and its radius, four at a time;
- * the tail through portable (the same arithmetic, one at a time). */
-static inline AVX2 void decide_each(__m256d (*value)(__m256d, __m256d *),
+/* The derivatives' kernels: value_chains gives v and its radius for
+ * CHAINS vectors, value for one; the tail through portable (the same
+ * arithmetic, one at a time). */
+static inline AVX2 void decide_each(void (*value_chains)(const __m256d *, __m256d *, __m256d *),
+                                    __m256d (*value)(__m256d, __m256d *),
                                     void (*portable)(const ga_bits *, ga_bits *, int8_t *, size_t),
                                     const ga_bits *x, ga_bits *rounded, int8_t *direction,
                                     size_t n)
 {
     size_t i = 0;
 
+    for (; i + 4 * CHAINS <= n; i += 4 * CHAINS) {
+        __m256d in[CHAINS], v[CHAINS], r[CHAINS];
+#pragma GCC unroll 4
+        for (int j = 0; j < CHAINS; j++)
+            in[j] = load4(x + i + 4 * j);
+        value_chains(in, v, r);
+#pragma GCC unroll 4
+        for (int j = 0; j < CHAINS; j++) {
+            __m128i r32, dir = decide_within(v[j], r[j], &r32);
+            store4(r32, dir, rounded + i + 4 * j, direction + i + 4 * j);
+        }
+    }
     for (; i + 4 <= n; i += 4) {
         __m256d r;
         __m256d v = value(load4(x + i), &r);
@@ -305,13 +383,14 @@ static inline AVX2 void decide_each(__m256d (*value)(__m256d, __m256d *),
 
 AVX2 void ga_vec_gelu_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction, size_t n)
 {
-    decide_each(gelu_grad_value, ga_vec_gelu_grad_portable, x, rounded, direction, n);
+    decide_each(gelu_grad_value_chains, gelu_grad_value, ga_vec_gelu_grad_portable, x, rounded, direction, n);
 }
 
 AVX2 void ga_vec_gelu_tanh_grad_avx2(const ga_bits *x, ga_bits *rounded, int8_t *direction,
                                      size_t n)
 {
-    decide_each(gelu_tanh_grad_value, ga_vec_gelu_tanh_grad_portable, x, rounded, direction, n);
+    decide_each(gelu_tanh_grad_value_chains, gelu_tanh_grad_value,
+                ga_vec_gelu_tanh_grad_portable, x, rounded, direction, n);
 }
 
 AVX2 void ga_vec_grad_values_avx2(int gelu_tanh, const ga_bits *x, double *v, double *r,
@@ -319,6 +398,21 @@ AVX2 void ga_vec_grad_values_avx2(int gelu_tanh, const ga_bits *x, double *v, do
 {
     size_t i = 0;
 
+    for (; i + 4 * CHAINS <= n; i += 4 * CHAINS) {
+        __m256d in[CHAINS], value[CHAINS], radius[CHAINS];
+#pragma GCC unroll 4
+        for (int j = 0; j < CHAINS; j++)
+            in[j] = load4(x + i + 4 * j);
+        if (gelu_tanh)
+            gelu_tanh_grad_value_chains(in, value, radius);
+        else
+            gelu_grad_value_chains(in, value, radius);
+#pragma GCC unroll 4
+        for (int j = 0; j < CHAINS; j++) {
+            _mm256_storeu_pd(v + i + 4 * j, value[j]);
+            _mm256_storeu_pd(r + i + 4 * j, radius[j]);
+        }
+    }
     for (; i + 4 <= n; i += 4) {
         __m256d radius, value = gelu_tanh ? gelu_tanh_grad_value(load4(x + i), &radius)
                                           : gelu_grad_value(load4(x + i), &radius);
@@ -329,13 +423,49 @@ AVX2 void ga_vec_grad_values_avx2(int gelu_tanh, const ga_bits *x, double *v, do
         ga_vec_grad_values_portable(gelu_tanh, x + i, v + i, r + i, n - i);
 }
 
-/* fast_vec.c's settle, four encodings at a time in 64-bit lanes (the
+/* Four directions as 64-bit lanes, and back. */
+static inline AVX2 __m256i load_directions4(const int8_t *direction)
+{
+    int32_t packed;
+
+    memcpy(&packed, direction, sizeof packed);
+    return _mm256_cvtepi8_epi64(_mm_cvtsi32_si128(packed));
+}
+
+/* What both settles read of four inputs: x, the kernel's answer, |x|'s
+ * encoding and the sign as a mask. */
+struct lanes4 {
+    __m256i x, rounded, direction, magnitude, neg;
+};
+
+static inline AVX2 struct lanes4 load_lanes4(const ga_bits *x, const ga_bits *rounded,
+                                             const int8_t *direction)
+{
+    struct lanes4 l;
+
+    l.x = _mm256_loadu_si256((const __m256i *)x);
+    l.rounded = _mm256_loadu_si256((const __m256i *)rounded);
+    l.direction = load_directions4(direction);
+    l.magnitude = _mm256_and_si256(l.x, _mm256_set1_epi64x(0x7fffffff));
+    l.neg = _mm256_xor_si256(_mm256_cmpeq_epi64(l.x, l.magnitude), _mm256_set1_epi64x(-1));
+    return l;
+}
+
+static inline AVX2 void store_directions4(__m256i d, int8_t *direction)
+{
+    direction[0] = (int8_t)_mm256_extract_epi64(d, 0);
+    direction[1] = (int8_t)_mm256_extract_epi64(d, 1);
+    direction[2] = (int8_t)_mm256_extract_epi64(d, 2);
+    direction[3] = (int8_t)_mm256_extract_epi64(d, 3);
+}
+
+/* fast_vec_portable.c's settle, four encodings at a time in 64-bit lanes (the
  * encodings are below 2^32, so signed compares order them).  Returns
  * whether some input is left pending. */
 AVX2 bool ga_vec_settle_avx2(const struct ga_fast_thresholds *th, const ga_bits *x,
                              ga_bits *rounded, int8_t *direction, size_t n)
 {
-    const __m256i low31 = _mm256_set1_epi64x(0x7fffffff), one = _mm256_set1_epi64x(1);
+    const __m256i one = _mm256_set1_epi64x(1);
     const __m256i minus_one = _mm256_set1_epi64x(-1), pending = _mm256_set1_epi64x(GA_VEC_PENDING);
     const __m256i tiny_pos = _mm256_set1_epi64x((long long)th->tiny_pos);
     const __m256i tiny_neg = _mm256_set1_epi64x((long long)(th->tiny_neg & 0x7fffffffu));
@@ -345,13 +475,8 @@ AVX2 bool ga_vec_settle_avx2(const struct ga_fast_thresholds *th, const ga_bits 
     size_t i = 0;
 
     for (; i + 4 <= n; i += 4) {
-        __m256i xv = _mm256_loadu_si256((const __m256i *)(x + i));
-        __m256i r = _mm256_loadu_si256((const __m256i *)(rounded + i));
-        int32_t packed;
-        memcpy(&packed, direction + i, sizeof packed);
-        __m256i d = _mm256_cvtepi8_epi64(_mm_cvtsi32_si128(packed));
-        __m256i m = _mm256_and_si256(xv, low31);
-        __m256i neg = _mm256_xor_si256(_mm256_cmpeq_epi64(xv, m), minus_one);
+        struct lanes4 l = load_lanes4(x + i, rounded + i, direction + i);
+        __m256i xv = l.x, r = l.rounded, d = l.direction, m = l.magnitude, neg = l.neg;
         __m256i special = _mm256_or_si256(_mm256_cmpeq_epi64(m, _mm256_setzero_si256()),
                                           _mm256_cmpgt_epi64(m, _mm256_set1_epi64x(0x7f7fffff)));
         __m256i tiny = _mm256_xor_si256(
@@ -379,13 +504,84 @@ AVX2 bool ga_vec_settle_avx2(const struct ga_fast_thresholds *th, const ga_bits 
         d = _mm256_blendv_epi8(d, pending, special);
         any = _mm256_or_si256(any, _mm256_cmpeq_epi64(d, pending));
         _mm256_storeu_si256((__m256i *)(rounded + i), r);
-        direction[i] = (int8_t)_mm256_extract_epi64(d, 0);
-        direction[i + 1] = (int8_t)_mm256_extract_epi64(d, 1);
-        direction[i + 2] = (int8_t)_mm256_extract_epi64(d, 2);
-        direction[i + 3] = (int8_t)_mm256_extract_epi64(d, 3);
+        store_directions4(d, direction + i);
     }
     return !_mm256_testz_si256(any, any) | ga_vec_settle_portable(th, x + i, rounded + i,
                                                                    direction + i, n - i);
+}
+
+/* fast_vec_portable.c's grad_settle, four encodings at a time.  Returns whether
+ * some input is left pending. */
+AVX2 bool ga_vec_grad_settle_avx2(bool gelu_tanh, const ga_bits *x, ga_bits *rounded,
+                                  int8_t *direction, size_t n)
+{
+    const __m256i zero = _mm256_setzero_si256(), pending = _mm256_set1_epi64x(GA_VEC_PENDING);
+    const __m256i right_at = _mm256_set1_epi64x(GA_VEC_GRAD_RIGHT);
+    const __m256i left_at = _mm256_set1_epi64x(gelu_tanh ? GA_VEC_TANH_GRAD_LEFT : GA_VEC_GRAD_LEFT);
+    /* the tanh form's x in [6.5, 8): 1 from above; never for gelu' */
+    const __m256i one_at = _mm256_set1_epi64x(gelu_tanh ? GA_VEC_TANH_GRAD_ONE - 1 : 0x7fffffff);
+    __m256i any = zero;
+    size_t i = 0;
+
+    for (; i + 4 <= n; i += 4) {
+        struct lanes4 l = load_lanes4(x + i, rounded + i, direction + i);
+        __m256i xv = l.x, r = l.rounded, d = l.direction, m = l.magnitude, neg = l.neg;
+        __m256i limit = _mm256_blendv_epi8(right_at, left_at, neg);
+        __m256i evaluated = _mm256_andnot_si256(_mm256_cmpeq_epi64(m, zero),
+                                                _mm256_cmpgt_epi64(limit, m));
+        __m256i one = _mm256_and_si256(_mm256_cmpgt_epi64(xv, one_at),
+                                       _mm256_cmpgt_epi64(right_at, xv));
+
+        d = _mm256_blendv_epi8(pending, d, evaluated);
+        d = _mm256_blendv_epi8(d, _mm256_set1_epi64x(1), one);
+        r = _mm256_blendv_epi8(r, _mm256_set1_epi64x(0x3f800000), one);
+        any = _mm256_or_si256(any, _mm256_cmpeq_epi64(d, pending));
+        _mm256_storeu_si256((__m256i *)(rounded + i), r);
+        store_directions4(d, direction + i);
+    }
+    return !_mm256_testz_si256(any, any) | ga_vec_grad_settle_portable(gelu_tanh, x + i,
+                                                                        rounded + i,
+                                                                        direction + i, n - i);
+}
+
+/* ga_vec_backward_decide_portable four pairs at a time: the products and
+ * their intervals tested as decide_within tests a value's (the same
+ * operations as decide_product, unfused), the range of the product and of
+ * x, and the tanh form's x in [6.5, 8), settled lane by lane. */
+AVX2 bool ga_vec_backward_decide_avx2(int gelu_tanh, const ga_bits *x, const ga_bits *dy,
+                                      const double *v, const double *r, ga_bits *rounded,
+                                      int8_t *direction, size_t n)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    bool any = false;
+    size_t i = 0;
+
+    for (; i + 4 <= n; i += 4) {
+        __m256d dyd = load4(dy + i);
+        __m256d p = _mm256_mul_pd(dyd, _mm256_loadu_pd(v + i));
+        __m256d ap = _mm256_andnot_pd(sign, p);
+        __m256d radius = _mm256_add_pd(
+            _mm256_mul_pd(_mm256_andnot_pd(sign, dyd), _mm256_loadu_pd(r + i)),
+            _mm256_mul_pd(_mm256_set1_pd(0x1p-51), ap));
+        __m256d in_range = _mm256_and_pd(_mm256_cmp_pd(ap, _mm256_set1_pd(0x1p127), _CMP_LT_OQ),
+                                         _mm256_cmp_pd(ap, _mm256_set1_pd(0x1p-140), _CMP_GT_OQ));
+        int range = _mm256_movemask_pd(in_range);
+        __m128i r32, dir = decide_within(p, radius, &r32);
+
+        store4(r32, dir, rounded + i, direction + i);
+        for (int k = 0; k < 4; k++) {
+            ga_bits xk = x[i + k];
+            if (gelu_tanh && xk >= GA_VEC_TANH_GRAD_ONE && xk < GA_VEC_GRAD_RIGHT) {
+                int d = ga_vec_beyond_dy(dy[i + k], &rounded[i + k]);
+                direction[i + k] = (int8_t)(d != 0 ? d : GA_VEC_PENDING);
+            } else if (!((range >> k) & 1) || !ga_vec_grad_evaluated(gelu_tanh, xk)) {
+                direction[i + k] = GA_VEC_PENDING;
+            }
+            any |= direction[i + k] == GA_VEC_PENDING;
+        }
+    }
+    return ga_vec_backward_decide_portable(gelu_tanh, x + i, dy + i, v + i, r + i, rounded + i,
+                                           direction + i, n - i) | any;
 }
 
 #else
@@ -419,5 +615,18 @@ bool ga_vec_settle_avx2(const struct ga_fast_thresholds *th, const ga_bits *x, g
                         int8_t *direction, size_t n)
 {
     return ga_vec_settle_portable(th, x, rounded, direction, n);
+}
+
+bool ga_vec_grad_settle_avx2(bool gelu_tanh, const ga_bits *x, ga_bits *rounded,
+                             int8_t *direction, size_t n)
+{
+    return ga_vec_grad_settle_portable(gelu_tanh, x, rounded, direction, n);
+}
+
+bool ga_vec_backward_decide_avx2(int gelu_tanh, const ga_bits *x, const ga_bits *dy,
+                                 const double *v, const double *r, ga_bits *rounded,
+                                 int8_t *direction, size_t n)
+{
+    return ga_vec_backward_decide_portable(gelu_tanh, x, dy, v, r, rounded, direction, n);
 }
 #endif

@@ -95,6 +95,13 @@ bool ga_vec_settle_portable(const struct ga_fast_thresholds *th, const ga_bits *
 bool ga_vec_settle_avx2(const struct ga_fast_thresholds *th, const ga_bits *x, ga_bits *rounded,
                         int8_t *direction, size_t n);
 
+/* The same for the derivatives (GA_VEC_GRAD_*): outside the evaluated
+ * range pending, and the tanh form's 1 from above from x = 6.5 on. */
+bool ga_vec_grad_settle_portable(bool gelu_tanh, const ga_bits *x, ga_bits *rounded,
+                                 int8_t *direction, size_t n);
+bool ga_vec_grad_settle_avx2(bool gelu_tanh, const ga_bits *x, ga_bits *rounded,
+                             int8_t *direction, size_t n);
+
 /* The derivatives' values themselves, for the backward truth
  * (fast_vec_backward.c): v[i] and r[i] with |v[i] - d(x[i])| <= r[i] for
  * each x[i] in the evaluated range (anything elsewhere), fn GA_GELU_GRAD or
@@ -102,6 +109,22 @@ bool ga_vec_settle_avx2(const struct ga_fast_thresholds *th, const ga_bits *x, g
 void ga_vec_grad_values_portable(int gelu_tanh, const ga_bits *x, double *v, double *r,
                                  size_t n);
 void ga_vec_grad_values_avx2(int gelu_tanh, const ga_bits *x, double *v, double *r, size_t n);
+
+/* The backward truth's test of the pairs (x[i], dy[i]) from those values
+ * (doc/oracle.md, 'The backward truth on the vector paths'): rounded[i]
+ * and direction[i] of RN(dy d(x)) where the product's interval decides,
+ * and for the tanh form's x in [6.5, 8), where dy d rounds to dy away from
+ * zero; GA_VEC_PENDING for every other pair.  Returns whether some pair is
+ * pending. */
+bool ga_vec_backward_decide_portable(int gelu_tanh, const ga_bits *x, const ga_bits *dy,
+                                     const double *v, const double *r, ga_bits *rounded,
+                                     int8_t *direction, size_t n);
+bool ga_vec_backward_decide_avx2(int gelu_tanh, const ga_bits *x, const ga_bits *dy,
+                                 const double *v, const double *r, ga_bits *rounded,
+                                 int8_t *direction, size_t n);
+/* RN(dy d) for 1 < d < 1 + 2^-36: dy, and the direction away from zero; 0
+ * for a dy it does not cover (zeros, infinities, NaN). */
+int ga_vec_beyond_dy(ga_bits dy, ga_bits *rounded);
 
 #define GA_VEC_G_DEGREE 18
 #define GA_VEC_EXP_DEGREE 12

@@ -3,7 +3,9 @@
  * may vectorize it for the CPU it targets.  Whether products and sums are
  * fused or not, the error bound holds (doc/oracle.md, 'The vector paths').
  * Also the thresholds' answers written over a kernel's, as selects
- * (ga_vec_settle_portable; the AVX2 path has its own). */
+ * (ga_vec_settle_portable, ga_vec_grad_settle_portable; the AVX2 path has
+ * its own), and the backward truth's test of the products dy v
+ * (ga_vec_backward_decide_portable). */
 #include <math.h>
 #include <string.h>
 
@@ -223,6 +225,95 @@ bool ga_vec_settle_portable(const struct ga_fast_thresholds *th, const ga_bits *
     for (size_t i = 0; i < n; i++) {
         settle(th, x[i], &rounded[i], &direction[i]);
         any |= direction[i] == GA_VEC_PENDING;
+    }
+    return any;
+}
+
+/* The derivatives: the kernels evaluate left < x < 8 (|left| = 14 for
+ * gelu', 10.5 for the tanh form's), zero excluded, and the tanh form's
+ * rounds to 1 from above from x = 6.5 on; everything else is left to the
+ * scalar path (cheap there: its own thresholds answer most).  Written over
+ * the kernel's answer with selects, as settle does for the forward
+ * functions (settle). */
+static inline void grad_settle(bool gelu_tanh, ga_bits x, ga_bits *rounded, int8_t *direction)
+{
+    /* masks rather than conditions, which the compiler turned into branches */
+    const ga_bits magnitude = x & 0x7fffffffu;
+    const ga_bits left = gelu_tanh ? GA_VEC_TANH_GRAD_LEFT : GA_VEC_GRAD_LEFT;
+    const ga_bits limit = GA_VEC_GRAD_RIGHT ^ ((GA_VEC_GRAD_RIGHT ^ left) & -(ga_bits)(x != magnitude));
+    const int8_t evaluated = (int8_t)-(int8_t)(magnitude - 1 < limit - 1);
+    const int8_t one = (int8_t)-(int8_t)(gelu_tanh && x - GA_VEC_TANH_GRAD_ONE
+                                                       < GA_VEC_GRAD_RIGHT - GA_VEC_TANH_GRAD_ONE);
+    int8_t d = (int8_t)(GA_VEC_PENDING ^ ((*direction ^ GA_VEC_PENDING) & evaluated));
+
+    *direction = (int8_t)(d ^ ((d ^ 1) & one));
+    *rounded ^= (*rounded ^ 0x3f800000u) & -(ga_bits)(one & 1);
+}
+
+bool ga_vec_grad_settle_portable(bool gelu_tanh, const ga_bits *x, ga_bits *rounded,
+                                 int8_t *direction, size_t n)
+{
+    bool any = false;
+
+    for (size_t i = 0; i < n; i++) {
+        grad_settle(gelu_tanh, x[i], &rounded[i], &direction[i]);
+        any |= direction[i] == GA_VEC_PENDING;
+    }
+    return any;
+}
+
+/* Products of this size in double round to float32 as normal numbers or
+ * subnormals, neither overflowing nor flushed: between them the test's
+ * conversions are exact roundings. */
+#define PRODUCT_MAX 0x1p127
+#define PRODUCT_MIN 0x1p-140
+
+/* RN(dy v) within the product's radius: rounded and +-1, or 0 (undecided). */
+static int decide_product(double dy, double v, double r, ga_bits *rounded)
+{
+    double p = dy * v;
+    /* |dy| r: d's error carried; 2^-51 |p|: the product's rounding and
+     * forming p -+ radius (doc/oracle.md) */
+    double radius = fabs(dy) * r + 0x1p-51 * fabs(p);
+    double lo = p - radius, hi = p + radius, flo_d;
+    float flo = (float)lo, fhi = (float)hi;
+    uint32_t blo, bhi;
+
+    if (!(fabs(p) < PRODUCT_MAX && fabs(p) > PRODUCT_MIN))
+        return 0;
+    memcpy(&blo, &flo, sizeof blo);
+    memcpy(&bhi, &fhi, sizeof bhi);
+    flo_d = flo;
+    if (blo != bhi)
+        return 0;
+    *rounded = blo;
+    return lo > flo_d ? 1 : hi < flo_d ? -1 : 0;
+}
+
+int ga_vec_beyond_dy(ga_bits dy, ga_bits *rounded)
+{
+    ga_bits magnitude = dy & 0x7fffffffu;
+
+    if (magnitude == 0 || magnitude >= 0x7f800000u)
+        return 0;
+    *rounded = dy;
+    return dy == magnitude ? 1 : -1;
+}
+
+bool ga_vec_backward_decide_portable(int gelu_tanh, const ga_bits *x, const ga_bits *dy,
+                                     const double *v, const double *r, ga_bits *rounded,
+                                     int8_t *direction, size_t n)
+{
+    bool any = false;
+
+    for (size_t i = 0; i < n; i++) {
+        int d = gelu_tanh && x[i] >= GA_VEC_TANH_GRAD_ONE && x[i] < GA_VEC_GRAD_RIGHT
+                    ? ga_vec_beyond_dy(dy[i], &rounded[i])
+                : ga_vec_grad_evaluated(gelu_tanh, x[i])
+                    ? decide_product(decoded(dy[i]), v[i], r[i], &rounded[i])
+                    : 0;
+        direction[i] = (int8_t)(d != 0 ? d : GA_VEC_PENDING);
+        any |= d == 0;
     }
     return any;
 }
