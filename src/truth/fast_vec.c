@@ -1,6 +1,7 @@
-/* The vector paths' driver: the path chosen, the thresholds' regions
- * answered, and every input the kernels leave pending sent to the scalar
- * fast oracle (fast_vec.h). */
+/* The vector paths' driver: the path chosen, the kernel run on each block,
+ * the thresholds' answers written over its answers (the paths' settles),
+ * and every input left pending sent to the scalar fast oracle
+ * (fast_vec.h). */
 #include "truth/fast_vec.h"
 
 #include <stdlib.h>
@@ -103,7 +104,7 @@ bool ga_vec_covers(enum ga_function fn)
 static size_t vector_block(enum ga_function fn, enum ga_vec_path p, kernel *k, const ga_bits *x,
                            ga_bits *rounded, int8_t *direction, size_t n)
 {
-    bool grad = fn == GA_GELU_GRAD || fn == GA_GELU_TANH_GRAD, any = true;
+    bool grad = fn == GA_GELU_GRAD || fn == GA_GELU_TANH_GRAD, any;
     size_t undecided = 0;
 
     k(x, rounded, direction, n);
